@@ -1,0 +1,189 @@
+#include "arena_pass.h"
+
+#include "buffer_census.h"
+#include "plan_report.h"
+#include "preamble.h"
+#include "rewrite_allocations.h"
+#include "solver/solver.h"
+#include "solver/validator.h"
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+int PassReport::planned_count() const {
+    int n = 0;
+    for (const BufferDecision &b : buffers) {
+        n += b.planned;
+    }
+    return n;
+}
+
+double PassReport::ratio() const {
+    return lower_bound ? (double)plan_bytes / (double)lower_bound : 1.0;
+}
+
+namespace {
+
+// The interface the pipeline itself allocates planned buffers with.
+class FindDeviceInterface : public IRVisitor {
+public:
+    Expr found;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (!found.defined() && op->name == "halide_device_malloc" && op->args.size() == 2) {
+            found = op->args[1];
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+Expr null_device_interface() {
+    return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
+}
+
+// Opens the pipeline's frame in the arena (user_context) and closes it on
+// every exit path, success or error.
+Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device_interface, const Expr &needed,
+                uint64_t worst) {
+    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
+    Expr status = Variable::make(Int(32), "harena.status");
+    Expr base = Variable::make(UInt(64), "harena.base");
+    Expr enter = Call::make(Int(32), "harena_pipeline_enter",
+                            {uc, StringImm::make(options.pipeline_name), device_interface, needed,
+                             make_const(UInt(64), worst)},
+                            Call::Extern);
+    Expr exit = Call::make(Handle(), Call::register_destructor,
+                           {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},
+                           Call::Intrinsic);
+    Stmt s = Block::make(Evaluate::make(exit), body);
+    s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
+    s = Block::make(AssertStmt::make(status == 0, status), s);
+    return LetStmt::make("harena.status", enter, s);
+}
+
+std::string kind_name(const Candidate &c) {
+    return c.kind == BufferKind::Device ? "device" : "host";
+}
+
+}  // namespace
+
+Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
+    Preamble preamble = read_preamble(s);
+    std::vector<Candidate> candidates =
+        take_census(s, preamble, CensusOptions{options.device_target, options.unbounded_to_runtime});
+
+    Problem problem;
+    std::vector<const Candidate *> planned;
+    for (const Candidate &c : candidates) {
+        if (c.planned) {
+            // Allocation names repeat across specializations; ids must not.
+            std::string id = c.name;
+            for (int k = 2; std::any_of(problem.buffers.begin(), problem.buffers.end(),
+                                        [&](const Buffer &b) { return b.id == id; });
+                 k++) {
+                id = c.name + "#" + std::to_string(k);
+            }
+            problem.buffers.push_back(Buffer{id, c.begin, c.end, c.worst_bytes, options.alignment});
+            planned.push_back(&c);
+        }
+    }
+    Plan plan = solve(problem);
+    Validation valid = validate(problem, plan);
+    if (!valid.ok) {
+        throw InternalError("harena: the solver's plan for " + options.pipeline_name +
+                            " failed validation: " + valid.error);
+    }
+
+    PassReport report;
+    report.pipeline_name = options.pipeline_name;
+    report.plan_bytes = plan.arena_bytes;
+    report.arena_bytes = (plan.arena_bytes + options.alignment - 1) / options.alignment * options.alignment;
+    report.lower_bound = plan.lower_bound;
+    report.solve_seconds = plan.solve_seconds;
+    std::map<const Allocate *, Placement> placed;
+    size_t k = 0;
+    for (const Candidate &c : candidates) {
+        BufferDecision d;
+        d.name = c.name;
+        d.kind = kind_name(c);
+        d.planned = c.planned;
+        d.reason = c.reason;
+        if (c.size.defined()) {
+            std::ostringstream size;
+            size << c.size;
+            d.size_expr = size.str();
+        }
+        if (c.planned) {
+            d.worst_bytes = c.worst_bytes;
+            d.begin = c.begin;
+            d.end = c.end;
+            d.offset = plan.offsets[k++];
+            placed[c.alloc] = Placement{&c, d.offset};
+        }
+        report.buffers.push_back(d);
+    }
+
+    Stmt result = s;
+    if (!placed.empty()) {
+        Expr device_interface = null_device_interface();
+        if (options.device_target) {
+            FindDeviceInterface f;
+            s.accept(&f);
+            if (!f.found.defined()) {
+                throw InternalError("harena: device buffers planned but no halide_device_malloc seen");
+            }
+            device_interface = f.found;
+        }
+        // Bytes this run touches: slices end at offset + actual size where the
+        // size is known at entry, else at offset + worst case.
+        Expr needed = make_zero(UInt(64));
+        for (const auto &[alloc, p] : placed) {
+            Expr bytes = p.candidate->size_at_entry ? cast(UInt(64), max(p.candidate->size, 0))
+                                                    : make_const(UInt(64), p.candidate->worst_bytes);
+            needed = max(needed, make_const(UInt(64), p.offset) + bytes);
+        }
+        needed = simplify(needed);
+        // The frame opens before the rewrite adds its per-buffer size checks,
+        // so that those checks are not mistaken for part of the preamble. The
+        // insertion rebuilds only the spine, so Allocate nodes keep their
+        // identity for the rewrite.
+        result = insert_after_preamble(s, [&](const Stmt &body) {
+            return open_frame(body, options, device_interface, needed, report.arena_bytes);
+        });
+        result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface);
+    }
+
+    if (options.trace >= 2) {
+        for (const BufferDecision &d : report.buffers) {
+            std::cerr << "harena: " << options.pipeline_name << ": " << d.name << " (" << d.kind << "): ";
+            if (d.planned) {
+                std::cerr << "planned at offset " << d.offset << ", " << d.worst_bytes << " bytes worst case, live ["
+                          << d.begin << ", " << d.end << ")\n";
+            } else {
+                std::cerr << "not planned: " << d.reason << "\n";
+            }
+        }
+    }
+    if (options.trace >= 1) {
+        std::cerr << plan_summary(report) << "\n";
+    }
+    if (!options.report_dir.empty()) {
+        write_plan_report(report, problem, plan, options.report_dir);
+    }
+    if (report_out) {
+        *report_out = std::move(report);
+    }
+    return result;
+}
+
+Stmt ArenaPlannerPass::mutate(const Stmt &s) {
+    return plan_arena(s, options_);
+}
+
+}  // namespace harena

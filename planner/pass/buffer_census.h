@@ -1,0 +1,38 @@
+#pragma once
+// Finds the intermediates of a lowered pipeline that the arena can hold, with
+// their program-order lifetimes and worst-case sizes.
+#include "arena_pass.h"
+#include "preamble.h"
+
+#include <map>
+
+namespace harena {
+
+enum class BufferKind {
+    Device,  // device memory bound through the buffer's halide_buffer_t
+    Host,    // a heap Allocate of a host pipeline
+};
+
+struct Candidate {
+    const Halide::Internal::Allocate *alloc = nullptr;
+    std::string name;
+    BufferKind kind = BufferKind::Host;
+    bool planned = false;
+    std::string reason;       // why it is (not) planned
+    Halide::Expr size;        // bytes as Int(64), enclosing lets substituted
+    bool size_at_entry = false;  // `size` can be evaluated where the frame opens
+    uint64_t worst_bytes = 0;
+    int64_t begin = 0, end = 0;  // half-open program steps
+};
+
+struct CensusOptions {
+    bool device_target = false;      // the pipeline has a GPU feature
+    bool unbounded_to_runtime = false;
+};
+
+// Throws Halide::CompileError for a size that cannot be bounded (unless
+// unbounded_to_runtime is set, in which case the buffer is left unplanned).
+std::vector<Candidate> take_census(const Halide::Internal::Stmt &s, const Preamble &preamble,
+                                   const CensusOptions &options);
+
+}  // namespace harena

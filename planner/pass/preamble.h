@@ -1,0 +1,34 @@
+#pragma once
+// The preamble of a lowered pipeline: the argument lets and the asserts that
+// run before any intermediate exists. It gives the bounds every worst-case size
+// is derived from, and the point where the arena frame is opened.
+#include "Halide.h"
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+namespace harena {
+
+struct Preamble {
+    // Bounds of the variables the preamble defines or constrains (argument
+    // fields like output.extent.0, scalar params, lets over them).
+    Halide::Internal::Scope<Halide::Internal::Interval> bounds;
+    // Names defined by lets in the preamble: visible where the frame opens.
+    std::set<std::string> visible;
+    // Their definitions, for tracing an unbounded size to the argument or
+    // parameter that leaves it unbounded.
+    std::map<std::string, Halide::Expr> definitions;
+};
+
+// Reads the preamble of `s`.
+Preamble read_preamble(const Halide::Internal::Stmt &s);
+
+// Returns `s` with `prologue(body)` placed at the end of the preamble, where
+// `body` is the statement that followed it.
+Halide::Internal::Stmt insert_after_preamble(
+    const Halide::Internal::Stmt &s,
+    const std::function<Halide::Internal::Stmt(const Halide::Internal::Stmt &)> &prologue);
+
+}  // namespace harena

@@ -1,0 +1,135 @@
+#include "rewrite_allocations.h"
+
+#include <sstream>
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Halide's no-op free: the arena, not the pipeline, owns planned memory.
+const char *const kNopFree = "halide_device_host_nop_free";
+
+bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
+    const Call *c = e.as<Call>();
+    if (!c || c->name != fn || c->args.empty()) {
+        return false;
+    }
+    const Variable *v = c->args[0].as<Variable>();
+    return v && ends_with(v->name, ".buffer") && planned.contains(v->name.substr(0, v->name.size() - 7));
+}
+
+bool is_free_destructor(const Expr &e, const Scope<> &planned) {
+    const Call *c = e.as<Call>();
+    if (!c || !c->is_intrinsic(Call::register_destructor) || c->args.size() != 2) {
+        return false;
+    }
+    const StringImm *fn = c->args[0].as<StringImm>();
+    const Variable *v = c->args[1].as<Variable>();
+    return fn && fn->value == "halide_device_free_as_destructor" && v && ends_with(v->name, ".buffer") &&
+           planned.contains(v->name.substr(0, v->name.size() - 7));
+}
+
+class RewriteAllocations : public IRMutator {
+public:
+    RewriteAllocations(const std::map<const Allocate *, Placement> &p, const Expr &b, const Expr &i)
+        : placed(p), base(b), device_interface(i) {}
+
+    using IRMutator::visit;
+
+private:
+    const std::map<const Allocate *, Placement> &placed;
+    Expr base, device_interface;
+    Scope<> device_buffers;                 // planned device buffers in scope
+    std::map<std::string, uint64_t> offset_of;
+
+    Expr slice(uint64_t offset) const { return base + make_const(UInt(64), offset); }
+
+    Stmt visit(const Allocate *op) override {
+        auto it = placed.find(op);
+        if (it == placed.end()) {
+            return IRMutator::visit(op);
+        }
+        const Candidate &c = *it->second.candidate;
+        uint64_t offset = it->second.offset;
+        Stmt body;
+        Expr new_expr = op->new_expr;
+        std::string free_function = op->free_function;
+        if (c.kind == BufferKind::Host) {
+            body = mutate(op->body);
+            new_expr = reinterpret(Handle(), slice(offset));
+            free_function = kNopFree;
+        } else {
+            ScopedBinding<> bind(device_buffers, op->name);
+            offset_of[op->name] = offset;
+            body = mutate(op->body);
+            if (is_const_zero(op->condition)) {
+                // Device-only: the host side is never touched. Naming the slice
+                // here (never dereferenced on the host) spares the zero-byte
+                // halide_malloc codegen would otherwise emit every run; codegen
+                // wants a non-constant pointer for the no-op destructor.
+                new_expr = reinterpret(Handle(), slice(offset));
+                free_function = kNopFree;
+            }
+        }
+        Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
+                                    new_expr, free_function);
+        // The slice holds the worst case; a size above it means the bounds
+        // the plan was made from were wrong, and must never reach a kernel.
+        Expr bytes = cast(UInt(64), c.size);
+        Expr worst = make_const(UInt(64), c.worst_bytes);
+        Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
+                                {StringImm::make(op->name), bytes, worst}, Call::Extern);
+        return Block::make(AssertStmt::make(bytes <= worst, error), alloc);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        if (ends_with(op->name, ".buffer") && device_buffers.contains(op->name.substr(0, op->name.size() - 7))) {
+            uint64_t offset = offset_of.at(op->name.substr(0, op->name.size() - 7));
+            return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
+        }
+        if (is_call_on(op->value, "halide_device_malloc", device_buffers) ||
+            is_call_on(op->value, "halide_device_free", device_buffers)) {
+            return LetStmt::make(op->name, make_zero(op->value.type()), mutate(op->body));
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const Evaluate *op) override {
+        if (is_free_destructor(op->value, device_buffers) ||
+            is_call_on(op->value, "halide_device_malloc", device_buffers) ||
+            is_call_on(op->value, "halide_device_free", device_buffers)) {
+            return Evaluate::make(0);
+        }
+        return IRMutator::visit(op);
+    }
+
+    // _halide_buffer_init(..., host, device, device_interface, ...): create the
+    // buffer already bound to its slice.
+    Expr bind_device(const Expr &value, uint64_t offset) {
+        if (const Let *let = value.as<Let>()) {
+            return Let::make(let->name, let->value, bind_device(let->body, offset));
+        }
+        const Call *init = value.as<Call>();
+        if (!init || init->name != Call::buffer_init) {
+            std::ostringstream msg;
+            msg << "harena: unexpected form of a planned buffer: " << value;
+            throw InternalError(msg.str());
+        }
+        std::vector<Expr> args = init->args;
+        args[3] = slice(offset);
+        args[4] = device_interface;
+        return Call::make(init->type, init->name, args, init->call_type);
+    }
+};
+
+}  // namespace
+
+Stmt rewrite_allocations(const Stmt &s, const std::map<const Allocate *, Placement> &placed, const Expr &base,
+                         const Expr &device_interface) {
+    return RewriteAllocations(placed, base, device_interface).mutate(s);
+}
+
+}  // namespace harena

@@ -1,0 +1,20 @@
+#pragma once
+// Rewrites planned buffers to fixed slices of the arena: each is created
+// already bound to `base + offset`, and every path that would allocate it,
+// free it or hand it to Halide's allocation cache is removed.
+#include "buffer_census.h"
+
+namespace harena {
+
+struct Placement {
+    const Candidate *candidate = nullptr;
+    uint64_t offset = 0;
+};
+
+// `base` is the arena frame's address (UInt(64)); `device_interface` the
+// interface planned device buffers are bound to (unused for host plans).
+Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
+                                           const std::map<const Halide::Internal::Allocate *, Placement> &placed,
+                                           const Halide::Expr &base, const Halide::Expr &device_interface);
+
+}  // namespace harena

@@ -1,0 +1,51 @@
+#pragma once
+// Every single-output test generator built for host-cuda (see generated_pipelines.h).
+#include "generated_pipelines.h"
+
+#include "e2e_chain_cuda_plain.h"
+#include "e2e_chain_cuda_arena.h"
+#include "e2e_chain_cuda_arena.arena.h"
+#include "e2e_pyramid_cuda_plain.h"
+#include "e2e_pyramid_cuda_arena.h"
+#include "e2e_pyramid_cuda_arena.arena.h"
+#include "e2e_tuple_stage_cuda_plain.h"
+#include "e2e_tuple_stage_cuda_arena.h"
+#include "e2e_tuple_stage_cuda_arena.arena.h"
+#include "e2e_reduction_cuda_plain.h"
+#include "e2e_reduction_cuda_arena.h"
+#include "e2e_reduction_cuda_arena.arena.h"
+#include "e2e_specialized_cuda_plain.h"
+#include "e2e_specialized_cuda_arena.h"
+#include "e2e_specialized_cuda_arena.arena.h"
+#include "e2e_serial_compute_at_cuda_plain.h"
+#include "e2e_serial_compute_at_cuda_arena.h"
+#include "e2e_serial_compute_at_cuda_arena.arena.h"
+#include "e2e_storage_folding_cuda_plain.h"
+#include "e2e_storage_folding_cuda_arena.h"
+#include "e2e_storage_folding_cuda_arena.arena.h"
+#include "e2e_aligned_storage_cuda_plain.h"
+#include "e2e_aligned_storage_cuda_arena.h"
+#include "e2e_aligned_storage_cuda_arena.arena.h"
+#include "e2e_extern_stage_cuda_plain.h"
+#include "e2e_extern_stage_cuda_arena.h"
+#include "e2e_extern_stage_cuda_arena.arena.h"
+#include "e2e_param_sized_cuda_plain.h"
+#include "e2e_param_sized_cuda_arena.h"
+#include "e2e_param_sized_cuda_arena.arena.h"
+#include "e2e_mixed_types_cuda_plain.h"
+#include "e2e_mixed_types_cuda_arena.h"
+#include "e2e_mixed_types_cuda_arena.arena.h"
+
+const harena_test::GeneratedPipeline kCudaPipelines[] = {
+    {"chain", e2e_chain_cuda_plain, e2e_chain_cuda_arena, E2E_CHAIN_CUDA_ARENA_ARENA_BYTES},
+    {"pyramid", e2e_pyramid_cuda_plain, e2e_pyramid_cuda_arena, E2E_PYRAMID_CUDA_ARENA_ARENA_BYTES},
+    {"tuple_stage", e2e_tuple_stage_cuda_plain, e2e_tuple_stage_cuda_arena, E2E_TUPLE_STAGE_CUDA_ARENA_ARENA_BYTES},
+    {"reduction", e2e_reduction_cuda_plain, e2e_reduction_cuda_arena, E2E_REDUCTION_CUDA_ARENA_ARENA_BYTES},
+    {"specialized", e2e_specialized_cuda_plain, e2e_specialized_cuda_arena, E2E_SPECIALIZED_CUDA_ARENA_ARENA_BYTES},
+    {"serial_compute_at", e2e_serial_compute_at_cuda_plain, e2e_serial_compute_at_cuda_arena, E2E_SERIAL_COMPUTE_AT_CUDA_ARENA_ARENA_BYTES},
+    {"storage_folding", e2e_storage_folding_cuda_plain, e2e_storage_folding_cuda_arena, E2E_STORAGE_FOLDING_CUDA_ARENA_ARENA_BYTES},
+    {"aligned_storage", e2e_aligned_storage_cuda_plain, e2e_aligned_storage_cuda_arena, E2E_ALIGNED_STORAGE_CUDA_ARENA_ARENA_BYTES},
+    {"extern_stage", e2e_extern_stage_cuda_plain, e2e_extern_stage_cuda_arena, E2E_EXTERN_STAGE_CUDA_ARENA_ARENA_BYTES},
+    {"param_sized", e2e_param_sized_cuda_plain, e2e_param_sized_cuda_arena, E2E_PARAM_SIZED_CUDA_ARENA_ARENA_BYTES},
+    {"mixed_types", e2e_mixed_types_cuda_plain, e2e_mixed_types_cuda_arena, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_BYTES},
+};

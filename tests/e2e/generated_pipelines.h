@@ -1,0 +1,26 @@
+#pragma once
+// The test generators' AOT functions, plain and planned, in one table so that
+// each property is checked on every pipeline. `prefix` is e2e_ for host builds
+// and e2e_..._cuda_ for CUDA builds (see CMakeLists.txt).
+#include "HalideRuntime.h"
+
+#include <cstdint>
+
+namespace harena_test {
+
+using PlainFn = int (*)(halide_buffer_t *, int32_t, halide_buffer_t *);
+using PlannedFn = int (*)(void *, halide_buffer_t *, int32_t, halide_buffer_t *);
+
+struct GeneratedPipeline {
+    const char *name;
+    PlainFn plain;
+    PlannedFn planned;
+    uint64_t arena_bytes;  // from the generated <name>.arena.h
+};
+
+// Largest output extent every generator declares (generators/common.h).
+constexpr int kMaxExtent = 512;
+// The scalar k's declared range.
+constexpr int kMinK = 1, kMaxK = 16;
+
+}  // namespace harena_test

@@ -1,0 +1,51 @@
+#pragma once
+// Every single-output test generator built for the host (see generated_pipelines.h).
+#include "generated_pipelines.h"
+
+#include "e2e_chain_plain.h"
+#include "e2e_chain_arena.h"
+#include "e2e_chain_arena.arena.h"
+#include "e2e_pyramid_plain.h"
+#include "e2e_pyramid_arena.h"
+#include "e2e_pyramid_arena.arena.h"
+#include "e2e_tuple_stage_plain.h"
+#include "e2e_tuple_stage_arena.h"
+#include "e2e_tuple_stage_arena.arena.h"
+#include "e2e_reduction_plain.h"
+#include "e2e_reduction_arena.h"
+#include "e2e_reduction_arena.arena.h"
+#include "e2e_specialized_plain.h"
+#include "e2e_specialized_arena.h"
+#include "e2e_specialized_arena.arena.h"
+#include "e2e_serial_compute_at_plain.h"
+#include "e2e_serial_compute_at_arena.h"
+#include "e2e_serial_compute_at_arena.arena.h"
+#include "e2e_storage_folding_plain.h"
+#include "e2e_storage_folding_arena.h"
+#include "e2e_storage_folding_arena.arena.h"
+#include "e2e_aligned_storage_plain.h"
+#include "e2e_aligned_storage_arena.h"
+#include "e2e_aligned_storage_arena.arena.h"
+#include "e2e_extern_stage_plain.h"
+#include "e2e_extern_stage_arena.h"
+#include "e2e_extern_stage_arena.arena.h"
+#include "e2e_param_sized_plain.h"
+#include "e2e_param_sized_arena.h"
+#include "e2e_param_sized_arena.arena.h"
+#include "e2e_mixed_types_plain.h"
+#include "e2e_mixed_types_arena.h"
+#include "e2e_mixed_types_arena.arena.h"
+
+const harena_test::GeneratedPipeline kHostPipelines[] = {
+    {"chain", e2e_chain_plain, e2e_chain_arena, E2E_CHAIN_ARENA_ARENA_BYTES},
+    {"pyramid", e2e_pyramid_plain, e2e_pyramid_arena, E2E_PYRAMID_ARENA_ARENA_BYTES},
+    {"tuple_stage", e2e_tuple_stage_plain, e2e_tuple_stage_arena, E2E_TUPLE_STAGE_ARENA_ARENA_BYTES},
+    {"reduction", e2e_reduction_plain, e2e_reduction_arena, E2E_REDUCTION_ARENA_ARENA_BYTES},
+    {"specialized", e2e_specialized_plain, e2e_specialized_arena, E2E_SPECIALIZED_ARENA_ARENA_BYTES},
+    {"serial_compute_at", e2e_serial_compute_at_plain, e2e_serial_compute_at_arena, E2E_SERIAL_COMPUTE_AT_ARENA_ARENA_BYTES},
+    {"storage_folding", e2e_storage_folding_plain, e2e_storage_folding_arena, E2E_STORAGE_FOLDING_ARENA_ARENA_BYTES},
+    {"aligned_storage", e2e_aligned_storage_plain, e2e_aligned_storage_arena, E2E_ALIGNED_STORAGE_ARENA_ARENA_BYTES},
+    {"extern_stage", e2e_extern_stage_plain, e2e_extern_stage_arena, E2E_EXTERN_STAGE_ARENA_ARENA_BYTES},
+    {"param_sized", e2e_param_sized_plain, e2e_param_sized_arena, E2E_PARAM_SIZED_ARENA_ARENA_BYTES},
+    {"mixed_types", e2e_mixed_types_plain, e2e_mixed_types_arena, E2E_MIXED_TYPES_ARENA_ARENA_BYTES},
+};

@@ -1,0 +1,126 @@
+// Every test generator, built for the host with and without the arena plan:
+// bit-identical output at several sizes and k (including the declared
+// maxima), no heap allocation of intermediates in planned runs, an arena of
+// exactly the reported size suffices at the maximum, and bad input is refused
+// before any stage runs.
+#include "host_pipeline_table.h"
+#include "pipeline_harness.h"
+
+#include "e2e_multi_output_arena.arena.h"
+#include "e2e_multi_output_arena.h"
+#include "e2e_multi_output_plain.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using Halide::Runtime::Buffer;
+using namespace harena_test;
+
+// The extern stage of generators/extern_stage.cpp: out = in * k over out's region.
+extern "C" int harena_test_extern_scale(halide_buffer_t *in, int32_t k, halide_buffer_t *out) {
+    if (in->is_bounds_query()) {
+        for (int d = 0; d < 2; d++) {
+            in->dim[d].min = out->dim[d].min;
+            in->dim[d].extent = out->dim[d].extent;
+        }
+        return 0;
+    }
+    Buffer<float> src(*in), dst(*out);
+    dst.for_each_element([&](int x, int y) { dst(x, y) = src(x, y) * (float)k; });
+    return 0;
+}
+
+namespace {
+
+class HostPipeline : public ::testing::TestWithParam<GeneratedPipeline> {};
+
+struct Case {
+    int w, h, k;
+};
+
+TEST_P(HostPipeline, MatchesUnplannedBitForBitWithoutHeapAllocations) {
+    const GeneratedPipeline &p = GetParam();
+    for (Case c : {Case{16, 16, 1}, Case{97, 61, 7}, Case{kMaxExtent, kMaxExtent, kMaxK}, Case{1, 300, 3}}) {
+        Buffer<float> in(c.w, c.h), ref(c.w, c.h), got(c.w, c.h);
+        fill_random(in, c.w * 131 + c.h * 7 + c.k);
+        ASSERT_EQ(p.plain(in, c.k, ref), 0) << p.name;
+        HostArena arena(p.arena_bytes);
+        MallocCounter mallocs;
+        int code = p.planned(arena.get(), in, c.k, got);
+        int heap_allocations = mallocs.count();
+        ASSERT_EQ(code, 0) << p.name << ": " << last_error();
+        EXPECT_EQ(heap_allocations, 0) << p.name << ": intermediates reached halide_malloc";
+        EXPECT_LE(arena.high_water(), p.arena_bytes) << p.name;
+        EXPECT_EQ(first_difference(ref, got), "") << p.name << " at " << c.w << "x" << c.h << " k=" << c.k;
+    }
+}
+
+TEST_P(HostPipeline, ReportedArenaBytesAreExactlyTheWorstCase) {
+    const GeneratedPipeline &p = GetParam();
+    Buffer<float> in(kMaxExtent, kMaxExtent), out(kMaxExtent, kMaxExtent);
+    fill_random(in, 5);
+    HostArena exact(p.arena_bytes);
+    ASSERT_EQ(p.planned(exact.get(), in, kMaxK, out), 0) << p.name << ": " << last_error();
+    EXPECT_EQ(exact.high_water(), p.arena_bytes) << p.name << ": the worst case is reached at the maxima";
+    HostArena short_by_one(p.arena_bytes - 1);
+    out.fill(NAN);
+    clear_last_error();
+    EXPECT_NE(p.planned(short_by_one.get(), in, kMaxK, out), 0) << p.name;
+    EXPECT_NE(last_error().find(p.name), std::string::npos) << last_error();
+    bool untouched = true;
+    out.for_each_value([&](float v) { untouched &= std::isnan(v); });
+    EXPECT_TRUE(untouched) << p.name << ": a stage ran although the arena was too small";
+}
+
+TEST_P(HostPipeline, RefusesMissingArenaAndValuesBeyondDeclaredBounds) {
+    const GeneratedPipeline &p = GetParam();
+    Buffer<float> in(64, 64), out(64, 64);
+    HostArena arena(p.arena_bytes);
+    clear_last_error();
+    EXPECT_NE(p.planned(nullptr, in, 4, out), 0) << p.name;
+    EXPECT_NE(last_error().find("arena"), std::string::npos) << last_error();
+    clear_last_error();
+    EXPECT_NE(p.planned(arena.get(), in, kMaxK + 1, out), 0) << p.name;
+    EXPECT_NE(last_error().find("k"), std::string::npos) << last_error();
+    Buffer<float> wide_in(kMaxExtent + 1, 8), wide_out(kMaxExtent + 1, 8);
+    clear_last_error();
+    EXPECT_NE(p.planned(arena.get(), wide_in, 4, wide_out), 0) << p.name;
+    EXPECT_NE(last_error().find("Requirement"), std::string::npos) << last_error();
+}
+
+INSTANTIATE_TEST_SUITE_P(E2E, HostPipeline, ::testing::ValuesIn(kHostPipelines),
+                         [](const auto &info) { return std::string(info.param.name); });
+
+TEST(E2EHostMultiOutput, BothOutputsMatchUnplanned) {
+    for (int n : {16, 200, kMaxExtent}) {
+        Buffer<float> in(n, n), ref1(n, n), ref2(n, n), got1(n, n), got2(n, n);
+        fill_random(in, n);
+        ASSERT_EQ(e2e_multi_output_plain(in, 3, ref1, ref2), 0);
+        HostArena arena(E2E_MULTI_OUTPUT_ARENA_ARENA_BYTES);
+        MallocCounter mallocs;
+        ASSERT_EQ(e2e_multi_output_arena(arena.get(), in, 3, got1, got2), 0) << last_error();
+        EXPECT_EQ(mallocs.count(), 0);
+        EXPECT_EQ(first_difference(ref1, got1), "");
+        EXPECT_EQ(first_difference(ref2, got2), "");
+    }
+}
+
+TEST(E2EHostRuns, PlannedPipelinesRunBackToBackOnOneArena) {
+    uint64_t biggest = 0;
+    for (const GeneratedPipeline &p : kHostPipelines) {
+        biggest = std::max(biggest, p.arena_bytes);
+    }
+    HostArena arena(biggest);
+    Buffer<float> in(128, 96), ref(128, 96), got(128, 96);
+    fill_random(in, 11);
+    for (int round = 0; round < 3; round++) {
+        for (const GeneratedPipeline &p : kHostPipelines) {
+            ASSERT_EQ(p.plain(in, 5, ref), 0);
+            ASSERT_EQ(p.planned(arena.get(), in, 5, got), 0) << p.name << ": " << last_error();
+            EXPECT_EQ(first_difference(ref, got), "") << p.name;
+        }
+    }
+}
+
+}  // namespace
