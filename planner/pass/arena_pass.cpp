@@ -8,6 +8,7 @@
 #include "solver/validator.h"
 
 #include <algorithm>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -42,6 +43,53 @@ public:
         IRVisitor::visit(op);
     }
 };
+
+class MentionsAllocation : public IRVisitor {
+public:
+    explicit MentionsAllocation(const std::map<const Allocate *, Placement> &p) : placed(p) {}
+    const std::map<const Allocate *, Placement> &placed;
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Allocate *op) override {
+        found |= placed.count(op) > 0;
+        IRVisitor::visit(op);
+    }
+};
+
+bool is_main_branch(const IfThenElse *op) {
+    // `if (!(bounds query || ...)) { the pipeline }`
+    const Not *n = op->condition.as<Not>();
+    if (!n || op->else_case.defined()) {
+        return false;
+    }
+    std::ostringstream cond;
+    cond << n->a;
+    return cond.str().find(Call::buffer_is_bounds_query) != std::string::npos;
+}
+
+// Wraps the innermost statement on the top-level spine that holds every
+// planned allocation. The frame must open after the argument checks: Halide
+// emits a run of four or more asserts as one batch whose failure returns
+// without running registered destructors, so a frame opened before such a
+// batch would stay pushed when a check fails.
+Stmt open_before_first_use(const Stmt &s, const std::map<const Allocate *, Placement> &placed,
+                           const std::function<Stmt(const Stmt &)> &prologue) {
+    auto mentions = [&](const Stmt &t) {
+        MentionsAllocation m(placed);
+        t.accept(&m);
+        return m.found;
+    };
+    if (const LetStmt *op = s.as<LetStmt>()) {
+        return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
+    }
+    if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
+        return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
+    }
+    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_main_branch(op)) {
+        return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
+    }
+    return prologue(s);
+}
 
 Expr null_device_interface() {
     return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
@@ -149,11 +197,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             needed = max(needed, make_const(UInt(64), p.offset) + bytes);
         }
         needed = simplify(needed);
-        // The frame opens before the rewrite adds its per-buffer size checks,
-        // so that those checks are not mistaken for part of the preamble. The
-        // insertion rebuilds only the spine, so Allocate nodes keep their
-        // identity for the rewrite.
-        result = insert_after_preamble(s, [&](const Stmt &body) {
+        // Opening the frame rebuilds only the spine, so Allocate nodes keep
+        // their identity for the rewrite.
+        result = open_before_first_use(s, placed, [&](const Stmt &body) {
             return open_frame(body, options, device_interface, needed, report.arena_bytes);
         });
         result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface);

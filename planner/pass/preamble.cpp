@@ -253,35 +253,4 @@ Preamble read_preamble(const Stmt &s) {
     return p;
 }
 
-namespace {
-
-class InsertAfterPreamble {
-public:
-    explicit InsertAfterPreamble(const std::function<Stmt(const Stmt &)> &f) : prologue(f) {}
-    const std::function<Stmt(const Stmt &)> &prologue;
-
-    Stmt at(const Stmt &s) {
-        if (const LetStmt *op = s.as<LetStmt>()) {
-            return LetStmt::make(op->name, op->value, at(op->body));
-        }
-        if (const Block *op = s.as<Block>()) {
-            if (SpineWalker::is_preamble_piece(op->first)) {
-                return Block::make(op->first, at(op->rest));
-            }
-        }
-        if (const IfThenElse *op = s.as<IfThenElse>()) {
-            if (!op->else_case.defined() && SpineWalker::is_not_bounds_query(op->condition)) {
-                return IfThenElse::make(op->condition, at(op->then_case));
-            }
-        }
-        return prologue(s);
-    }
-};
-
-}  // namespace
-
-Stmt insert_after_preamble(const Stmt &s, const std::function<Stmt(const Stmt &)> &prologue) {
-    return InsertAfterPreamble(prologue).at(s);
-}
-
 }  // namespace harena

@@ -1,10 +1,9 @@
 #pragma once
 // The preamble of a lowered pipeline: the argument lets and the asserts that
 // run before any intermediate exists. It gives the bounds every worst-case size
-// is derived from, and the point where the arena frame is opened.
+// is derived from.
 #include "Halide.h"
 
-#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -24,11 +23,5 @@ struct Preamble {
 
 // Reads the preamble of `s`.
 Preamble read_preamble(const Halide::Internal::Stmt &s);
-
-// Returns `s` with `prologue(body)` placed at the end of the preamble, where
-// `body` is the statement that followed it.
-Halide::Internal::Stmt insert_after_preamble(
-    const Halide::Internal::Stmt &s,
-    const std::function<Halide::Internal::Stmt(const Halide::Internal::Stmt &)> &prologue);
 
 }  // namespace harena

@@ -9,7 +9,7 @@
 namespace harena_test {
 
 using PlainFn = int (*)(halide_buffer_t *, int32_t, halide_buffer_t *);
-using PlannedFn = int (*)(void *, halide_buffer_t *, int32_t, halide_buffer_t *);
+using PlannedFn = int (*)(const void *, halide_buffer_t *, int32_t, halide_buffer_t *);
 
 struct GeneratedPipeline {
     const char *name;

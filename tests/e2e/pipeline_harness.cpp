@@ -53,6 +53,12 @@ uint64_t HostArena::high_water() const {
     return s.high_water;
 }
 
+uint32_t HostArena::frame_depth() const {
+    harena_stats s;
+    harena_get_stats(arena_, &s);
+    return s.frame_depth;
+}
+
 MallocCounter::MallocCounter() {
     malloc_calls = 0;
     counting = 1;

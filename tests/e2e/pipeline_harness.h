@@ -18,6 +18,7 @@ public:
     HostArena &operator=(const HostArena &) = delete;
     harena_arena *get() const { return arena_; }
     uint64_t high_water() const;
+    uint32_t frame_depth() const;
 
 private:
     harena_arena *arena_ = nullptr;

@@ -1,0 +1,97 @@
+// The demo: show the arena plan of the variable-k pipeline, then run it for a
+// seeded sequence of k (different every run) on the GPU if one is usable, on
+// the CPU otherwise, and check every run against the pipeline built without
+// the plan, bit for bit.
+#include "HalideBuffer.h"
+#include "HalideRuntimeCuda.h"
+#include "harena/runtime.h"
+
+#include "variable_k_cpu.h"
+#include "variable_k_cpu_arena.arena.h"
+#include "variable_k_cpu_arena.h"
+#include "variable_k_cuda.h"
+#include "variable_k_cuda_arena.arena.h"
+#include "variable_k_cuda_arena.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <string>
+
+using Halide::Runtime::Buffer;
+
+namespace {
+
+bool cuda_usable() {
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!lib) {
+        return false;
+    }
+    auto init = (int (*)(unsigned))dlsym(lib, "cuInit");
+    auto count = (int (*)(int *))dlsym(lib, "cuDeviceGetCount");
+    int n = 0;
+    return init && count && init(0) == 0 && count(&n) == 0 && n > 0;
+}
+
+void show_plan() {
+    std::ifstream plan(HARENA_DEMO_PLAN_JSON);
+    std::cout << "== The plan (" << HARENA_DEMO_PLAN_JSON << ")\n" << plan.rdbuf() << "\n";
+}
+
+}  // namespace
+
+int main() {
+    show_plan();
+    const bool gpu = cuda_usable();
+    const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
+    const uint64_t arena_bytes = gpu ? VARIABLE_K_CUDA_ARENA_ARENA_BYTES : VARIABLE_K_CPU_ARENA_ARENA_BYTES;
+    std::cout << "== Running on the " << (gpu ? "GPU (CUDA)" : "CPU (no usable CUDA device)") << " with one arena of "
+              << arena_bytes << " bytes\n";
+
+    harena_arena *arena = nullptr;
+    if (harena_create(nullptr, device, arena_bytes, nullptr, &arena) != 0) {
+        std::cerr << "cannot create the arena: " << harena_last_error() << "\n";
+        return 1;
+    }
+    Buffer<float> candidates(16, 20000);
+    std::mt19937 rng(2024);
+    std::uniform_real_distribution<float> value(-1.0f, 1.0f);
+    candidates.for_each_value([&](float &v) { v = value(rng); });
+    std::uniform_int_distribution<int> pick_k(1, 8192);
+
+    int failures = 0;
+    const int runs = gpu ? 20 : 6;
+    for (int run = 0; run < runs; run++) {
+        int k = pick_k(rng);
+        Buffer<float> expected(32), actual(32);
+        auto t0 = std::chrono::steady_clock::now();
+        int e1 = gpu ? variable_k_cuda(candidates, k, expected) : variable_k_cpu(candidates, k, expected);
+        auto t1 = std::chrono::steady_clock::now();
+        int e2 = gpu ? variable_k_cuda_arena(arena, candidates, k, actual)
+                     : variable_k_cpu_arena(arena, candidates, k, actual);
+        auto t2 = std::chrono::steady_clock::now();
+        expected.copy_to_host();
+        actual.copy_to_host();
+        bool same = e1 == 0 && e2 == 0 && std::memcmp(expected.data(), actual.data(), 32 * sizeof(float)) == 0;
+        failures += !same;
+        std::printf("run %2d  k=%4d  unplanned %8.1f us  planned %8.1f us  %s\n", run, k,
+                    std::chrono::duration<double, std::micro>(t1 - t0).count(),
+                    std::chrono::duration<double, std::micro>(t2 - t1).count(), same ? "bit-identical" : "MISMATCH");
+    }
+    harena_stats stats;
+    harena_get_stats(arena, &stats);
+    std::printf("arena: capacity %llu bytes, high-water %llu, frames pushed %llu\n",
+                (unsigned long long)stats.capacity, (unsigned long long)stats.high_water,
+                (unsigned long long)stats.frames_pushed);
+    harena_destroy(arena);
+    if (gpu) {
+        halide_device_release(nullptr, device);
+    }
+    std::printf("%s: %d of %d runs bit-identical to the pipeline without the plan\n", failures ? "FAILED" : "OK",
+                runs - failures, runs);
+    return failures ? 1 : 0;
+}
