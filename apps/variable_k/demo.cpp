@@ -17,7 +17,6 @@
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
-#include <fstream>
 #include <iostream>
 #include <random>
 #include <string>
@@ -37,16 +36,16 @@ bool cuda_usable() {
     return init && count && init(0) == 0 && count(&n) == 0 && n > 0;
 }
 
-void show_plan() {
-    std::ifstream plan(HARENA_DEMO_PLAN_JSON);
-    std::cout << "== The plan (" << HARENA_DEMO_PLAN_JSON << ")\n" << plan.rdbuf() << "\n";
+void show_plan(bool gpu) {
+    std::cout << "== The arena plan of the " << (gpu ? "CUDA" : "CPU") << " build\n"
+              << (gpu ? variable_k_cuda_arena_arena_plan_json : variable_k_cpu_arena_arena_plan_json) << "\n";
 }
 
 }  // namespace
 
 int main() {
-    show_plan();
     const bool gpu = cuda_usable();
+    show_plan(gpu);
     const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
     const uint64_t arena_bytes = gpu ? VARIABLE_K_CUDA_ARENA_ARENA_BYTES : VARIABLE_K_CPU_ARENA_ARENA_BYTES;
     std::cout << "== Running on the " << (gpu ? "GPU (CUDA)" : "CPU (no usable CUDA device)") << " with one arena of "

@@ -37,7 +37,8 @@ public:
     Expr found;
     using IRVisitor::visit;
     void visit(const Call *op) override {
-        if (!found.defined() && op->name == "halide_device_malloc" && op->args.size() == 2) {
+        if (!found.defined() && (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device") &&
+            op->args.size() == 2) {
             found = op->args[1];
         }
         IRVisitor::visit(op);
@@ -184,7 +185,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             FindDeviceInterface f;
             s.accept(&f);
             if (!f.found.defined()) {
-                throw InternalError("harena: device buffers planned but no halide_device_malloc seen");
+                throw InternalError("harena: device buffers planned but no device allocation or copy seen");
             }
             device_interface = f.found;
         }

@@ -67,6 +67,7 @@ public:
     Expr init_value;          // value of `let <name>.buffer = ...`
     std::string destructor;   // the destructor registered on it
     bool device_malloc = false;
+    bool copy_to_device = false;  // reaches the device through a copy, which mallocs
     bool device_and_host_malloc = false;
 
     using IRVisitor::visit;
@@ -86,6 +87,9 @@ public:
         }
         if (first_is_this && op->name == "halide_device_malloc") {
             device_malloc = true;
+        }
+        if (first_is_this && op->name == "halide_copy_to_device") {
+            copy_to_device = true;
         }
         if (first_is_this && op->name == "halide_device_and_host_malloc") {
             device_and_host_malloc = true;
@@ -268,7 +272,7 @@ private:
         op->body.accept(&u);
         if (options.device_target) {
             c.kind = BufferKind::Device;
-            if (!u.init_value.defined()) {
+            if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
                 return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
             }
             if (u.device_and_host_malloc || u.destructor == "halide_device_and_host_free_as_destructor") {

@@ -89,6 +89,11 @@ std::string plan_header(const PassReport &r) {
       << "#define " << macro << "_ARENA_BYTES " << r.arena_bytes << "ull  // worst case over declared bounds\n"
       << "#define " << macro << "_ARENA_LOWER_BOUND " << r.lower_bound << "ull\n"
       << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n";
+    std::ostringstream json;
+    write_plan_json(json, r);
+    o << "#ifdef __cplusplus\n// The whole plan, as in " << r.pipeline_name << ".arena.json.\n"
+      << "inline constexpr const char " << r.pipeline_name << "_arena_plan_json[] = R\"harena(" << json.str()
+      << ")harena\";\n#endif\n";
     return o.str();
 }
 

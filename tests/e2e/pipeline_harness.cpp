@@ -97,26 +97,22 @@ void fill_random(Halide::Runtime::Buffer<uint8_t> &b, uint32_t seed) {
 }
 
 std::string first_difference(const Halide::Runtime::Buffer<float> &a, const Halide::Runtime::Buffer<float> &b) {
-    if (a.dimensions() != b.dimensions() || a.number_of_elements() != b.number_of_elements()) {
+    if (a.dimensions() != b.dimensions() || a.dimensions() > 2 || a.number_of_elements() != b.number_of_elements()) {
         return "shapes differ";
     }
-    std::string diff;
-    a.for_each_element([&](const int *pos) {
-        if (!diff.empty()) {
-            return;
-        }
-        float x = a(pos), y = b(pos);
-        if (std::memcmp(&x, &y, sizeof x) != 0) {
-            std::ostringstream o;
-            o << "at (" << pos[0];
-            for (int d = 1; d < a.dimensions(); d++) {
-                o << ", " << pos[d];
+    const int w = a.dim(0).extent(), h = a.dimensions() > 1 ? a.dim(1).extent() : 1;
+    for (int y = 0; y < h; y++) {
+        for (int x = 0; x < w; x++) {
+            int pos[2] = {a.dim(0).min() + x, a.dimensions() > 1 ? a.dim(1).min() + y : 0};
+            float u = a(pos), v = b(pos);
+            if (std::memcmp(&u, &v, sizeof u) != 0) {
+                std::ostringstream o;
+                o << "at (" << pos[0] << ", " << pos[1] << "): " << u << " vs " << v;
+                return o.str();
             }
-            o << "): " << x << " vs " << y;
-            diff = o.str();
         }
-    });
-    return diff;
+    }
+    return "";
 }
 
 }  // namespace harena_test

@@ -1,0 +1,160 @@
+// harena-runtime-bench: the arena's hot paths on the host.
+//   allocation in an active frame, one thread and two threads allocating in
+//   the same frame at once: median ns per allocation;
+//   allocation followed by its LIFO free: median ns per pair;
+//   push + pop of a frame: median ns per pair.
+// Each sample times a batch of operations; the medians are over batches.
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "harena/runtime.h"
+
+namespace {
+
+constexpr int kBatch = 1000;
+constexpr int kBatches = 2000;
+constexpr uint64_t kBytes = 200;  // a small intermediate; rounds to one 256-byte unit
+
+using Clock = std::chrono::steady_clock;
+
+volatile uint64_t sink;
+
+double ns_per_op(Clock::time_point start, Clock::time_point end) {
+    return std::chrono::duration<double, std::nano>(end - start).count() / kBatch;
+}
+
+double median(std::vector<double> samples) {
+    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+    return samples[samples.size() / 2];
+}
+
+void check(int code) {
+    if (code != HARENA_OK) {
+        std::fprintf(stderr, "harena-runtime-bench: %s\n", harena_last_error());
+        std::exit(1);
+    }
+}
+
+// Threads meet here between batches, so that they allocate at the same time
+// and the frame is reset while none allocates.
+class SpinBarrier {
+public:
+    explicit SpinBarrier(int threads) : threads_(threads) {}
+    void wait() {
+        const int generation = generation_.load(std::memory_order_acquire);
+        if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
+            arrived_.store(0, std::memory_order_relaxed);
+            generation_.fetch_add(1, std::memory_order_release);
+            return;
+        }
+        while (generation_.load(std::memory_order_acquire) == generation) {
+            std::this_thread::yield();
+        }
+    }
+
+private:
+    const int threads_;
+    std::atomic<int> arrived_{0};
+    std::atomic<int> generation_{0};
+};
+
+double allocation_ns(harena_arena *arena, int threads) {
+    SpinBarrier barrier(threads);
+    std::vector<std::vector<double>> samples(threads);
+    harena_frame frame{};
+    check(harena_push(arena, 0, &frame));
+    auto worker = [&](int t) {
+        for (int b = 0; b < kBatches; b++) {
+            barrier.wait();
+            uint64_t address = 0;
+            const auto start = Clock::now();
+            for (int i = 0; i < kBatch; i++) {
+                check(harena_alloc(arena, kBytes, nullptr, &address));
+            }
+            const auto end = Clock::now();
+            sink = address;
+            samples[t].push_back(ns_per_op(start, end));
+            barrier.wait();
+            if (t == 0) {
+                check(harena_pop(arena, frame));
+                check(harena_push(arena, 0, &frame));
+            }
+        }
+    };
+    std::vector<std::thread> others;
+    for (int t = 1; t < threads; t++) {
+        others.emplace_back(worker, t);
+    }
+    worker(0);
+    for (auto &t : others) {
+        t.join();
+    }
+    check(harena_pop(arena, frame));
+    std::vector<double> all;
+    for (const auto &s : samples) {
+        all.insert(all.end(), s.begin(), s.end());
+    }
+    return median(all);
+}
+
+double alloc_free_ns(harena_arena *arena) {
+    harena_frame frame{};
+    check(harena_push(arena, 0, &frame));
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            uint64_t address = 0;
+            check(harena_alloc(arena, kBytes, nullptr, &address));
+            check(harena_free(arena, address, kBytes));
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+    }
+    check(harena_pop(arena, frame));
+    return median(samples);
+}
+
+double push_pop_ns(harena_arena *arena) {
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            harena_frame frame{};
+            check(harena_push(arena, 0, &frame));
+            check(harena_pop(arena, frame));
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+    }
+    return median(samples);
+}
+
+}  // namespace
+
+int main() {
+    harena_arena *arena = nullptr;
+    check(harena_create(nullptr, nullptr, 64 << 20, nullptr, &arena));
+    // Touch every page once so that first-touch faults stay out of the samples.
+    harena_frame warm{};
+    check(harena_push(arena, 0, &warm));
+    uint64_t address = 0;
+    check(harena_alloc(arena, 64 << 20, nullptr, &address));
+    for (uint64_t p = address; p < address + (64 << 20); p += 4096) {
+        *reinterpret_cast<volatile char *>(p) = 0;
+    }
+    check(harena_pop(arena, warm));
+
+    std::printf("harena-runtime-bench: host arena, %d batches of %d operations, %llu-byte allocations\n", kBatches,
+                kBatch, static_cast<unsigned long long>(kBytes));
+    std::printf("  alloc in an active frame, 1 thread    %6.1f ns median\n", allocation_ns(arena, 1));
+    std::printf("  alloc in an active frame, 2 threads   %6.1f ns median (per allocation, per thread)\n",
+                allocation_ns(arena, 2));
+    std::printf("  alloc + LIFO free pair, 1 thread      %6.1f ns median\n", alloc_free_ns(arena));
+    std::printf("  push + pop pair                       %6.1f ns median\n", push_pop_ns(arena));
+    check(harena_destroy(arena));
+    return 0;
+}

@@ -1,0 +1,32 @@
+// Seeded generators of problem families, shared by the solver's tests and
+// benchmark (a separate library, harena_solver_instances; the planner does
+// not link it). Same seed, same problem, on every platform.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "solver/problem.h"
+
+namespace harena::instances {
+
+// n buffers with uniformly random starts over n steps, lifetimes of 1 to 100
+// steps (about 50 buffers alive at a time) and log-uniform sizes from 1 KiB
+// to 4 MiB, not multiples of the 256-byte alignment.
+Problem uniform_random(size_t n, uint64_t seed);
+
+// What a compiled image pipeline allocates: a chain of blocks, each an
+// encoder/decoder pyramid whose levels shrink by 4x and whose encoder
+// outputs live until the matching decoder stage (skip connections), plus
+// short-lived scratch buffers per stage, and a few buffers alive across many
+// blocks (1 in 200, alive for 20 to 500 steps). The base size varies per
+// block, like a batch size that changes.
+Problem pipeline(size_t n, uint64_t seed);
+
+// A rectangle of width W bytes x T steps cut by random guillotine cuts into
+// n pieces, each a buffer: every step has exactly W live bytes, so the
+// lower bound W is the optimum and is reached only by the original tiling.
+// Offsets and sizes are multiples of the 256-byte alignment.
+Problem perfect_packing(size_t n, uint64_t seed);
+
+}  // namespace harena::instances

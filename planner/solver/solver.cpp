@@ -1,0 +1,158 @@
+#include "solver/solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "solver/best_fit.h"
+#include "solver/deadline.h"
+#include "solver/lowest_first.h"
+#include "solver/orders.h"
+#include "solver/prepared.h"
+#include "solver/search.h"
+#include "solver/squeaky_wheel.h"
+
+namespace harena {
+
+const char *order_name(Order order) {
+  switch (order) {
+    case Order::SizeDesc: return "size-desc";
+    case Order::AreaDesc: return "area-desc";
+    case Order::LengthDesc: return "length-desc";
+    case Order::PressureDesc: return "pressure-desc";
+    case Order::BeginAsc: return "begin-asc";
+  }
+  return "?";
+}
+
+double Plan::ratio() const {
+  if (lower_bound == 0) return arena_bytes == 0 ? 1.0 : HUGE_VAL;
+  return double(arena_bytes) / double(lower_bound);
+}
+
+namespace {
+
+using detail::Incumbent;
+using detail::Prepared;
+
+uint64_t saturating_product(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets) {
+  uint64_t arena = 0;
+  for (size_t i = 0; i < prepared.items.size(); i++) arena = std::max(arena, offsets[i] + prepared.items[i].size);
+  return arena;
+}
+
+// Runs the search with each preorder in turn, doubling the work limit each
+// round, so that an easy preorder succeeds quickly and a hard problem still
+// gets long runs (MiniMalloc's round robin).
+detail::SearchStatus search_with_restarts(const Prepared &prepared,
+                                          const std::vector<std::vector<uint32_t>> &preorders, uint64_t capacity,
+                                          uint64_t &work, const detail::Deadline &deadline,
+                                          std::vector<uint64_t> &offsets) {
+  // About one pass down the search tree to start with.
+  uint64_t first = uint64_t(prepared.items.size()) * prepared.items.size();
+  for (uint64_t limit = std::max<uint64_t>(1024, first);; limit *= 2) {
+    for (const std::vector<uint32_t> &preorder : preorders) {
+      if (work == 0 || deadline.expired()) return detail::SearchStatus::GaveUp;
+      detail::SearchResult r = detail::search(prepared, preorder, capacity, std::min(limit, work), deadline);
+      work -= std::min(work, r.work);
+      if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
+      if (r.status != detail::SearchStatus::GaveUp) return r.status;
+    }
+  }
+}
+
+// Searches for a plan at the lower bound; if there is provably none, for
+// one between it and the incumbent, by bisection. Returns whether `best`
+// improved.
+bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
+                       uint64_t work, const detail::Deadline &deadline, Incumbent &best) {
+  std::vector<std::vector<uint32_t>> preorders;
+  for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
+    preorders.push_back(detail::make_order(prepared, order, pressure));
+  }
+  bool improved = false;
+  uint64_t low = lower_bound;  // no plan has a smaller arena
+  while (best.arena > low) {
+    uint64_t capacity = low == lower_bound ? low : low + (best.arena - low) / 2;
+    std::vector<uint64_t> offsets;
+    detail::SearchStatus status = search_with_restarts(prepared, preorders, capacity, work, deadline, offsets);
+    if (status == detail::SearchStatus::Found) {
+      improved = true;
+      best.offsets = std::move(offsets);
+      best.arena = arena_of(prepared, best.offsets);
+    } else if (status == detail::SearchStatus::Infeasible) {
+      low = capacity + 1;
+    } else {
+      break;
+    }
+  }
+  return improved;
+}
+
+}  // namespace
+
+Plan solve(const Problem &problem, const SolverOptions &options) {
+  auto start = std::chrono::steady_clock::now();
+  check_problem(problem);
+  Prepared prepared = detail::prepare(problem);
+
+  Plan plan;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  plan.lower_bound = detail::lower_bound(prepared);
+  plan.method = "nothing to place";
+  if (!prepared.items.empty()) {
+    const uint64_t bound = plan.lower_bound;
+    std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
+    Incumbent best;
+    auto consider = [&](Incumbent &&candidate, std::string method) {
+      if (candidate.arena < best.arena) {
+        best = std::move(candidate);
+        plan.method = std::move(method);
+      }
+    };
+
+    detail::BestFit best_fit(prepared);
+    std::vector<Order> best_fit_orders = options.best_fit_orders;
+    if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
+    for (Order order : best_fit_orders) {
+      if (best.arena == bound) break;
+      Incumbent candidate;
+      candidate.order = detail::make_order(prepared, order, pressure);
+      candidate.arena = best_fit.run(candidate.order, candidate.offsets);
+      consider(std::move(candidate), std::string("best-fit ") + order_name(order));
+    }
+    Incumbent first_lowest;  // the first lowest-first pass, where the squeaky wheel starts
+    for (Order order : options.lowest_first_orders) {
+      if (best.arena == bound) break;
+      Incumbent candidate;
+      candidate.order = detail::make_order(prepared, order, pressure);
+      candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets);
+      if (first_lowest.order.empty()) first_lowest = candidate;
+      consider(std::move(candidate), std::string("lowest-first ") + order_name(order));
+    }
+
+    detail::Deadline deadline(options.time_budget_ms);
+    if (best.arena > bound && !first_lowest.order.empty() && options.improve_passes > 0) {
+      uint64_t before = best.arena;
+      detail::squeaky_wheel(prepared, first_lowest, bound, {options.improve_passes, options.improve_placements},
+                            deadline, best);
+      if (best.arena < before) {
+        plan.method = std::string("lowest-first ") + order_name(options.lowest_first_orders[0]) + " + squeaky wheel";
+      }
+    }
+    if (best.arena > bound && prepared.items.size() <= options.search_max_buffers && options.search_work_per_buffer > 0 &&
+        improve_by_search(prepared, pressure, bound, saturating_product(options.search_work_per_buffer, prepared.items.size()),
+                          deadline, best)) {
+      plan.method = "exact search";
+    }
+
+    for (size_t i = 0; i < prepared.items.size(); i++) plan.offsets[prepared.items[i].index] = best.offsets[i];
+    plan.arena_bytes = best.arena;
+  }
+  plan.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return plan;
+}
+
+}  // namespace harena

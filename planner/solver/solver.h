@@ -1,0 +1,89 @@
+// Offset planning: give every buffer of a Problem an offset in one arena so
+// that buffers alive at the same time never share a byte, keeping the arena
+// close to the lower bound. A pure, deterministic function on plain data.
+//
+// Greedy passes first, each placing every buffer once: best fit (TFLite's
+// greedy-by-size, XLA's heap simulator: each buffer in turn into the
+// smallest gap that holds it) and lowest first (always the buffer that can
+// go lowest, as MiniMalloc's search builds plans), each over a few orders;
+// the smallest arena wins. Then, while the arena is above the lower bound, a
+// bounded improvement: squeaky-wheel passes that move the buffers causing
+// the peak ahead, and for small problems an exact search for a plan at the
+// lower bound (after MiniMalloc).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solver/problem.h"
+
+namespace harena {
+
+// Orders in which the best-fit pass places buffers; ties go to the lower
+// buffer index, so every order is deterministic.
+enum class Order {
+  SizeDesc,      // largest first (TFLite greedy-by-size)
+  AreaDesc,      // largest size x lifetime first
+  LengthDesc,    // longest lifetime first
+  PressureDesc,  // first those alive at the busiest times (highest peak of live bytes over their lifetime)
+  BeginAsc,      // in order of first use, like an allocator running the program
+};
+
+struct SolverOptions {
+  // Orders of the best-fit passes, one pass each. With both lists empty,
+  // one best-fit pass in SizeDesc order.
+  std::vector<Order> best_fit_orders = {Order::SizeDesc};
+
+  // Orders of the lowest-first passes (the order breaks ties between buffers
+  // that can go equally low), one pass each. The greedy passes stop early
+  // once one reaches the lower bound.
+  std::vector<Order> lowest_first_orders = {Order::PressureDesc, Order::AreaDesc, Order::BeginAsc};
+
+  // Squeaky-wheel passes after the greedy ones (each one lowest-first pass,
+  // starting from the first of lowest_first_orders); 0 turns them off.
+  uint64_t improve_passes = 16;
+
+  // ...and at most this many buffer placements over all those passes, which
+  // bounds their time on large problems (by default 4 passes at 100,000
+  // buffers, all 16 up to 25,000).
+  uint64_t improve_placements = 400000;
+
+  // The exact search runs on problems with at most this many buffers of
+  // nonzero size (each of its steps costs time linear in that number)...
+  size_t search_max_buffers = 400;
+
+  // ...doing at most this much work per buffer (elementary operations, a
+  // few nanoseconds each: about 0.1-0.2 ms per buffer here), looking for a
+  // plan at the lower bound, then, if that is proven impossible, for one
+  // between it and the best found. It stops as soon as it reaches the lower
+  // bound, but where that is out of reach it can rarely prove so and spends
+  // all of this.
+  uint64_t search_work_per_buffer = 50000;
+
+  // Wall-clock cap on the improvement in milliseconds, 0 for none. Plans
+  // depend only on the problem and the options as long as the pass and step
+  // budgets above run out first, as they do by default on an ordinary
+  // machine; the cap only guards against a slow or overloaded one.
+  double time_budget_ms = 2000;
+};
+
+struct Plan {
+  std::vector<uint64_t> offsets;  // one per buffer, same order as Problem::buffers
+  uint64_t arena_bytes = 0;       // max(offset + size), 0 for an empty problem
+  uint64_t lower_bound = 0;       // harena::lower_bound of the problem
+  double solve_seconds = 0;       // wall time of solve()
+  std::string method;             // which order/improvement produced the offsets
+
+  // arena_bytes / lower_bound; 1.0 when both are 0.
+  double ratio() const;
+};
+
+// Calls check_problem (throws InputError). Deterministic: see
+// SolverOptions::time_budget_ms.
+Plan solve(const Problem &, const SolverOptions & = {});
+
+// A short name for an order, as used in Plan::method ("size-desc").
+const char *order_name(Order);
+
+}  // namespace harena

@@ -1,0 +1,65 @@
+/* The halide_device_malloc override (CMake target harena_device_override).
+ *
+ * Linking it into a program replaces Halide's weak halide_device_malloc,
+ * halide_device_free, halide_device_and_host_malloc and
+ * halide_device_and_host_free for every AOT pipeline in the program, without
+ * recompiling them. While the calling thread has an active scope (harena_scope_begin,
+ * harena::Scope, or a planned pipeline's frame) on an arena of the same device
+ * interface, device memory is bumped from that arena and bound to the buffer
+ * with the interface's wrap_native; freeing detaches it, gives the bytes back
+ * if it was the most recent allocation, and never reaches the device
+ * driver or Halide's allocation cache. Everything else takes Halide 14's
+ * default path unchanged. Halide's *_as_destructor variants and
+ * halide_copy_to_device / halide_buffer_copy call these public symbols, so
+ * they follow too.
+ *
+ * Memory handed out in a scope is valid until its frame pops: a buffer that
+ * outlives its scope must be freed before (debug mode reports the ones that
+ * are not).
+ *
+ * The override calls into the program's Halide runtime (halide_malloc,
+ * halide_error, ...): link it into programs that contain an AOT pipeline.
+ */
+#ifndef HARENA_OVERRIDE_H
+#define HARENA_OVERRIDE_H
+
+#include <stdint.h>
+
+#include "HalideRuntime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Defined by the override with Halide's signatures; HalideRuntime.h declares
+ * halide_device_malloc and halide_device_free but not this pair. */
+int halide_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+int halide_device_and_host_free(void *user_context, struct halide_buffer_t *buf);
+
+/* Process-wide counts of where the override sent each call. */
+typedef struct harena_override_counters {
+    uint64_t device_arena_allocations;   /* device allocations served by an arena */
+    uint64_t device_arena_frees;         /* frees of arena memory (detached only) */
+    uint64_t device_default_allocations; /* allocations passed to the interface's own allocator */
+    uint64_t device_default_frees;       /* frees passed to the interface's own allocator */
+    uint64_t heap_arena_allocations;     /* halide_malloc calls served by a host arena (host heap hook) */
+    uint64_t heap_default_allocations;   /* halide_malloc calls passed to the previous allocator */
+} harena_override_counters;
+
+void harena_override_get_counters(harena_override_counters *counters);
+void harena_override_reset_counters(void);
+
+/* Routes halide_malloc / halide_free of host pipelines into the calling
+ * thread's active host arena (one created with a NULL device interface),
+ * through halide_set_custom_malloc / halide_set_custom_free; outside a scope
+ * the allocators that were installed before are called. Each block costs one
+ * alignment unit of header, so the arena's alignment must be at least 128
+ * (halide_malloc's). Idempotent. */
+int harena_install_host_heap_hook(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // HARENA_OVERRIDE_H

@@ -1,0 +1,235 @@
+/* harena runtime: one preallocated memory region (host memory or device memory
+ * behind a Halide device interface) carved into a stack of frames. Allocation
+ * bumps an atomic offset inside the top frame; popping a frame releases
+ * everything allocated since the matching push.
+ *
+ * Conventions follow Halide's runtime: every function returning int returns 0
+ * or a negative HARENA_ERROR_* code, never throws, and reports the reason
+ * through halide_error (stderr when no Halide runtime is linked); the last
+ * message reported on the calling thread is also kept, see harena_last_error.
+ * Halide's default error handler prints and aborts, as it does for a failing
+ * pipeline; install one with halide_set_error_handler to get the codes back.
+ *
+ * Thread safety: harena_alloc, harena_alloc_buffer, harena_free, harena_find,
+ * harena_get_stats and harena_scope_attach may run on several threads at
+ * once; allocation and free take no lock. Pushing and popping (directly,
+ * through harena_scope_begin / harena_scope_end, or through the
+ * planned-pipeline entry points), harena_reset_stats and harena_destroy of one
+ * arena must not run concurrently with each other or with allocations in that
+ * arena.
+ */
+#ifndef HARENA_RUNTIME_H
+#define HARENA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "HalideRuntime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Where Halide has a code for the same failure it is reused, so that a planned
+ * pipeline can return the code unchanged. */
+enum harena_error_code {
+    HARENA_OK = 0,
+    /* The arena's own memory could not be allocated (host). */
+    HARENA_ERROR_OUT_OF_MEMORY = halide_error_code_out_of_memory,
+    /* The arena's own memory could not be allocated (device interface). */
+    HARENA_ERROR_DEVICE_MALLOC_FAILED = halide_error_code_device_malloc_failed,
+    /* A pipeline or buffer of one device interface met an arena of another. */
+    HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE = halide_error_code_incompatible_device_interface,
+    /* A null pointer, a zero size or an alignment that is not a power of two. */
+    HARENA_ERROR_INVALID_ARGUMENT = -1001,
+    /* The pointer is not a live arena: destroyed, never created, or another object. */
+    HARENA_ERROR_NOT_AN_ARENA = -1002,
+    /* The request does not fit in what is left of the arena. */
+    HARENA_ERROR_OVERFLOW = -1003,
+    /* An allocation while no frame is pushed. */
+    HARENA_ERROR_NO_FRAME = -1004,
+    /* A pop of a frame that is not the top frame. */
+    HARENA_ERROR_FRAME_NOT_TOP = -1005,
+    /* A pop while no frame is pushed. */
+    HARENA_ERROR_FRAME_STACK_EMPTY = -1006,
+    /* A push beyond harena_options.max_frames. */
+    HARENA_ERROR_FRAME_STACK_FULL = -1007,
+    /* Debug mode: allocations of a frame were still alive when it popped (it popped anyway). */
+    HARENA_ERROR_ALIVE_AT_POP = -1008,
+    /* A scope ended that is not the innermost scope of the calling thread. */
+    HARENA_ERROR_SCOPE_NOT_INNERMOST = -1009,
+    /* A free of an address that does not lie in the arena. */
+    HARENA_ERROR_NOT_IN_ARENA = -1010,
+    /* A destroy while frames are pushed or scopes are attached. */
+    HARENA_ERROR_ARENA_IN_USE = -1011
+};
+
+enum harena_overflow_policy {
+    /* An allocation that does not fit fails with a message. */
+    HARENA_OVERFLOW_ERROR = 0,
+    /* An allocation that does not fit returns HARENA_ERROR_OVERFLOW without an
+     * error report; the caller (the halide_device_malloc override) allocates it
+     * elsewhere. Counted in harena_stats.fallbacks and noticed once per arena. */
+    HARENA_OVERFLOW_FALLBACK = 1
+};
+
+typedef struct harena_options {
+    /* Every allocation and frame base is a multiple of this; a power of two.
+     * Default 256: PTX emits wide loads and kernels mark buffers noalias. */
+    uint64_t alignment;
+    /* enum harena_overflow_policy. Default HARENA_OVERFLOW_ERROR. */
+    int32_t overflow_policy;
+    /* Nonzero: record every allocation and report the ones still alive when
+     * their frame pops, with name and size. Also on when the environment
+     * variable HARENA_DEBUG is set to 1 at creation. Default 0. */
+    int32_t debug;
+    /* Deepest frame stack the arena accepts. Default 64. */
+    uint32_t max_frames;
+} harena_options;
+
+/* Fills every field of *options with its default. */
+void harena_options_init(harena_options *options);
+
+typedef struct harena_arena harena_arena;
+
+/* Allocates an arena of `capacity` bytes (at most 1 TiB) once. device_interface NULL: host
+ * memory. Otherwise device memory obtained through
+ * device_interface->device_malloc (e.g. halide_cuda_device_interface()) on
+ * behalf of user_context, released through device_interface->device_free by
+ * harena_destroy. The interface's device handles must be addresses (CUDA):
+ * the arena hands out base + offset. options may be NULL for the defaults. */
+int harena_create(void *user_context, const struct halide_device_interface_t *device_interface,
+                  uint64_t capacity, const harena_options *options, harena_arena **arena);
+
+/* An arena over memory the caller owns (PyTorch, CuPy, RMM,
+ * cudaMallocAsync, ...): [address, address + size). The runtime never
+ * allocates or frees it. The base is rounded up to the alignment, so the
+ * capacity may be slightly less than size. */
+int harena_create_from_memory(const struct halide_device_interface_t *device_interface, uint64_t address,
+                              uint64_t size, const harena_options *options, harena_arena **arena);
+
+/* Releases the arena and its memory if the runtime allocated it. Refused with
+ * HARENA_ERROR_ARENA_IN_USE while frames are pushed or scopes attached. */
+int harena_destroy(harena_arena *arena);
+
+typedef struct harena_info {
+    const struct halide_device_interface_t *device_interface; /* NULL for host memory */
+    uint64_t base;                                            /* address of the first byte */
+    uint64_t capacity;                                        /* bytes */
+    uint64_t alignment;
+    int32_t overflow_policy;
+    int32_t debug;
+    int32_t owns_memory; /* 0 for harena_create_from_memory */
+} harena_info;
+
+int harena_get_info(const harena_arena *arena, harena_info *info);
+
+/* A pushed frame: id identifies it for harena_pop; base is the address where
+ * its `reserve_bytes` start (reserved for the caller's own placement; further
+ * allocations bump after them). */
+typedef struct harena_frame {
+    uint64_t id;
+    uint64_t base;
+} harena_frame;
+
+int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame);
+
+/* Pops `frame`, which must be the top frame, releasing everything allocated
+ * since its push. */
+int harena_pop(harena_arena *arena, harena_frame frame);
+
+/* Bumps `bytes` (rounded up to the alignment; 0 counts as 1) in the top frame
+ * and writes its address. `name` (may be NULL) appears in error messages and
+ * in debug reports. */
+int harena_alloc(harena_arena *arena, uint64_t bytes, const char *name, uint64_t *address);
+
+/* As harena_alloc for buf->size_in_bytes(), naming the buffer by its type and
+ * shape (a halide_buffer_t carries no name). */
+int harena_alloc_buffer(harena_arena *arena, const struct halide_buffer_t *buf, uint64_t *address);
+
+/* Gives back an allocation of `bytes` at `address`: if it is the most recent
+ * allocation of the top frame its bytes are reused at once, otherwise they
+ * come back when the frame pops. */
+int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes);
+
+/* The live arena with this device interface whose memory contains address,
+ * or NULL. Checks the calling thread's scopes first, then every arena. */
+harena_arena *harena_find(const struct halide_device_interface_t *device_interface, uint64_t address);
+
+typedef struct harena_stats {
+    uint64_t capacity;           /* bytes */
+    uint64_t bytes_in_use;       /* offset of the top of the stack: allocations and reservations below it */
+    uint64_t high_water;         /* largest bytes_in_use since creation or the last reset */
+    uint64_t allocations;        /* successful harena_alloc / harena_alloc_buffer calls */
+    uint64_t reclaimed;          /* frees whose bytes came back at once (LIFO) */
+    uint64_t frames_pushed;      /* pushes, including scopes and planned pipelines */
+    uint64_t overflows;          /* requests that did not fit, under either policy */
+    uint64_t fallbacks;          /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
+    uint32_t frame_depth;        /* frames pushed now */
+    uint32_t max_frame_depth;    /* deepest stack since creation or the last reset */
+} harena_stats;
+
+int harena_get_stats(const harena_arena *arena, harena_stats *stats);
+
+/* Zeroes the counters; high_water restarts from bytes_in_use. */
+int harena_reset_stats(harena_arena *arena);
+
+/* Writes a human-readable summary (as snprintf: truncated to size, always
+ * terminated when size > 0) and returns the length it needed, or a negative
+ * error code. */
+int harena_format_stats(const harena_arena *arena, char *buffer, size_t size);
+
+/* A scope makes an arena the target of the halide_device_malloc override
+ * (and of the host heap hook) on the calling thread until it ends. The caller
+ * owns the storage; the fields are private. Scopes nest per thread; the
+ * innermost scope whose arena has the requested device interface wins. */
+typedef struct harena_scope {
+    harena_arena *arena;
+    harena_frame frame; /* pushed by harena_scope_begin; id 0 when attached */
+    struct harena_scope *outer;
+} harena_scope;
+
+/* Pushes a frame on `arena` and activates it on the calling thread. */
+int harena_scope_begin(harena_scope *scope, harena_arena *arena);
+
+/* Activates `arena` on the calling thread without pushing a frame: threads
+ * started inside a scope attach to allocate into the same frame. */
+int harena_scope_attach(harena_scope *scope, harena_arena *arena);
+
+/* Deactivates the scope (it must be the calling thread's innermost) and pops
+ * its frame if it pushed one. */
+int harena_scope_end(harena_scope *scope);
+
+/* The arena of the calling thread's innermost scope with this device
+ * interface (NULL: host), or NULL. */
+harena_arena *harena_active_arena(const struct halide_device_interface_t *device_interface);
+
+/* The last message reported on the calling thread; "" if none. */
+const char *harena_last_error(void);
+
+/* Entry points of pipelines planned by the arena pass; their user_context is
+ * the harena_arena *. */
+
+/* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
+ * quoted in the message only) and activates the arena on the calling thread
+ * for the run, so that the pipeline's unplanned allocations bump in the same
+ * frame when the override is linked. Checks that user_context is a live
+ * arena whose device interface is device_interface (NULL: host pipeline). */
+int harena_pipeline_enter(void *user_context, const char *pipeline,
+                          const struct halide_device_interface_t *device_interface, uint64_t bytes,
+                          uint64_t worst_case_bytes);
+
+/* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
+ * reporting an error if there is none. */
+uint64_t harena_pipeline_base(void *user_context);
+
+/* Pops the frame based at frame_base_as_pointer, which must be the top frame,
+ * and deactivates the arena. Registered as a destructor so that it runs on
+ * success and error paths. */
+void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_pointer);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // HARENA_RUNTIME_H

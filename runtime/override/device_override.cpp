@@ -1,0 +1,179 @@
+// Strong definitions of Halide's device allocation entry points. They win over
+// the weak ones in every AOT runtime of the program; see harena/override.h.
+#include "arena.h"
+#include "counters.h"
+#include "halide_defaults.h"
+#include "harena/override.h"
+#include "harena/runtime.h"
+
+using namespace harena::override_detail;
+using harena::detail::SuspendScopes;
+
+namespace {
+
+// take_bytes' answer when the arena's policy sends a request to the default
+// allocator (distinct from 0 and from Halide's negative codes).
+constexpr int kFallBack = 1;
+
+// Halide's backends reject buffers with negative strides (CUDA aborts):
+// those keep Halide's behaviour.
+bool has_negative_stride(const halide_buffer_t *buf) {
+    for (int i = 0; i < buf->dimensions; i++) {
+        if (buf->dim[i].stride < 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// 0 with *address holding the buffer's bytes, kFallBack, or Halide's error
+// code after the arena reported why.
+int take_bytes(harena_arena *arena, const halide_buffer_t *buf, uint64_t *address) {
+    if (has_negative_stride(buf)) {
+        return kFallBack;
+    }
+    const int result = harena_alloc_buffer(arena, buf, address);
+    if (result == HARENA_OK) {
+        return 0;
+    }
+    if (result == HARENA_ERROR_OVERFLOW && arena->overflow_policy == HARENA_OVERFLOW_FALLBACK) {
+        return kFallBack;
+    }
+    return halide_error_code_device_malloc_failed;
+}
+
+// Binds the bytes to the buffer the way Halide binds foreign memory, which
+// sets device and device_interface and leaves ownership outside Halide.
+int bind(void *user_context, harena_arena *arena, halide_buffer_t *buf, const halide_device_interface_t *iface,
+         uint64_t address) {
+    const int result = iface->wrap_native(user_context, buf, address, iface);
+    if (result != 0) {
+        (void)harena_free(arena, address, buf->size_in_bytes());
+        return result;
+    }
+    count(counters().device_arena_allocations);
+    return 0;
+}
+
+harena_arena *slice_owner(const halide_buffer_t *buf) {
+    if (buf->device_interface == nullptr || buf->device == 0) {
+        return nullptr;
+    }
+    return harena_find(buf->device_interface, buf->device);
+}
+
+int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
+    (void)harena_free(arena, buf->device, buf->size_in_bytes());
+    const int result = buf->device_interface->detach_native(user_context, buf);
+    count(counters().device_arena_frees);
+    return result ? halide_error_code_device_free_failed : 0;
+}
+
+}  // namespace
+
+extern "C" {
+
+int halide_device_malloc(void *user_context, halide_buffer_t *buf, const halide_device_interface_t *iface) {
+    if (int err = validate_buffer(user_context, buf, "halide_device_malloc")) {
+        return err;
+    }
+    if (int err = check_same_interface(user_context, buf, iface,
+                                       "halide_device_malloc doesn't support switching interfaces\n")) {
+        return err;
+    }
+    if (iface == nullptr) {
+        return halide_error_no_device_interface(user_context);
+    }
+    if (harena_arena *arena = harena_active_arena(iface)) {
+        if (buf->device != 0) {
+            return 0;  // as Halide's backends: an existing allocation stays
+        }
+        uint64_t address = 0;
+        const int result = take_bytes(arena, buf, &address);
+        if (result == 0) {
+            return bind(user_context, arena, buf, iface, address);
+        }
+        if (result != kFallBack) {
+            return result;
+        }
+    }
+    count(counters().device_default_allocations);
+    SuspendScopes suspend;
+    return default_device_malloc(user_context, buf, iface);
+}
+
+int halide_device_free(void *user_context, halide_buffer_t *buf) {
+    if (int err = validate_buffer(user_context, buf, "halide_device_free")) {
+        return err;
+    }
+    if (harena_arena *arena = slice_owner(buf)) {
+        return give_back(user_context, arena, buf);
+    }
+    if (buf->device_interface != nullptr) {
+        count(counters().device_default_frees);
+    }
+    SuspendScopes suspend;
+    return default_device_free(user_context, buf);
+}
+
+int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, const halide_device_interface_t *iface) {
+    if (int err = validate_buffer(user_context, buf, "halide_device_and_host_malloc")) {
+        return err;
+    }
+    if (int err = check_same_interface(user_context, buf, iface,
+                                       "halide_device_and_host_malloc doesn't support switching interfaces\n")) {
+        return err;
+    }
+    if (iface == nullptr) {
+        return halide_error_no_device_interface(user_context);
+    }
+    harena_arena *arena = harena_active_arena(iface);
+    if (arena != nullptr && buf->device == 0) {
+        uint64_t address = 0;
+        int result = take_bytes(arena, buf, &address);
+        if (result == 0) {
+            auto *host = static_cast<uint8_t *>(halide_malloc(user_context, buf->size_in_bytes()));
+            if (host == nullptr) {
+                (void)harena_free(arena, address, buf->size_in_bytes());
+                halide_error(user_context, "allocating host and device memory failed\n");
+                return halide_error_code_device_malloc_failed;
+            }
+            buf->host = host;
+            result = bind(user_context, arena, buf, iface, address);
+            if (result != 0) {
+                halide_free(user_context, host);
+                buf->host = nullptr;
+            }
+            return result;
+        }
+        if (result != kFallBack) {
+            return result;
+        }
+    }
+    count(counters().device_default_allocations);
+    SuspendScopes suspend;
+    return default_device_and_host_malloc(user_context, buf, iface);
+}
+
+int halide_device_and_host_free(void *user_context, halide_buffer_t *buf) {
+    if (int err = validate_buffer(user_context, buf, "halide_device_and_host_free")) {
+        return err;
+    }
+    if (harena_arena *arena = slice_owner(buf)) {
+        const int result = give_back(user_context, arena, buf);
+        if (buf->host != nullptr) {
+            halide_free(user_context, buf->host);
+            buf->host = nullptr;
+        }
+        buf->set_host_dirty(false);
+        buf->set_device_dirty(false);
+        return result;
+    }
+    if (buf->device_interface != nullptr) {
+        count(counters().device_default_frees);
+    }
+    SuspendScopes suspend;
+    return default_device_and_host_free(user_context, buf);
+}
+
+}  // extern "C"

@@ -1,0 +1,199 @@
+// Creation, destruction and the properties of an arena.
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "arena.h"
+#include "errors.h"
+
+namespace harena::detail {
+
+namespace {
+
+int resolve_options(const harena_options *given, const char *function, harena_options *options) {
+    harena_options_init(options);
+    if (given != nullptr) {
+        *options = *given;
+    }
+    const uint64_t a = options->alignment;
+    if (a == 0 || (a & (a - 1)) != 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: alignment %llu is not a power of two", function,
+                            static_cast<unsigned long long>(a));
+    }
+    if (options->overflow_policy != HARENA_OVERFLOW_ERROR && options->overflow_policy != HARENA_OVERFLOW_FALLBACK) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: overflow_policy %d is neither HARENA_OVERFLOW_ERROR nor HARENA_OVERFLOW_FALLBACK",
+                            function, static_cast<int>(options->overflow_policy));
+    }
+    if (options->max_frames == 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: max_frames is 0", function);
+    }
+    const char *env = std::getenv("HARENA_DEBUG");
+    if (env != nullptr && std::strcmp(env, "1") == 0) {
+        options->debug = 1;
+    }
+    return HARENA_OK;
+}
+
+harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options) {
+    auto *arena = new (std::nothrow) harena_arena;
+    if (arena == nullptr) {
+        return nullptr;
+    }
+    arena->device_interface = device_interface;
+    arena->alignment = options.alignment;
+    arena->overflow_policy = options.overflow_policy;
+    arena->debug = options.debug != 0;
+    arena->frames.resize(options.max_frames);
+    return arena;
+}
+
+int too_large(void *user_context, const char *function, uint64_t capacity) {
+    return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                        "%s: capacity %s is above the %s an arena can hold", function, bytes_text(capacity).text,
+                        bytes_text(kMaxCapacity).text);
+}
+
+// The last step of creation: from here on other threads may find the arena.
+void publish(harena_arena *arena, harena_arena **out) {
+    arena->magic = kArenaMagic;
+    register_arena(arena);
+    *out = arena;
+}
+
+}  // namespace
+
+}  // namespace harena::detail
+
+using namespace harena::detail;
+
+extern "C" {
+
+void harena_options_init(harena_options *options) {
+    if (options == nullptr) {
+        return;
+    }
+    options->alignment = 256;
+    options->overflow_policy = HARENA_OVERFLOW_ERROR;
+    options->debug = 0;
+    options->max_frames = 64;
+}
+
+int harena_create(void *user_context, const halide_device_interface_t *device_interface, uint64_t capacity,
+                  const harena_options *options, harena_arena **arena) {
+    const char *function = "harena_create";
+    if (arena == nullptr) {
+        return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: the output pointer is NULL", function);
+    }
+    *arena = nullptr;
+    if (capacity == 0) {
+        return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: capacity is 0 bytes", function);
+    }
+    harena_options resolved;
+    if (int err = resolve_options(options, function, &resolved)) {
+        return err;
+    }
+    if (capacity > kMaxCapacity || round_up(capacity, resolved.alignment) > kMaxCapacity) {
+        return too_large(user_context, function, capacity);
+    }
+    harena_arena *a = new_arena(device_interface, resolved);
+    if (a == nullptr) {
+        return report_error(user_context, HARENA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the arena object",
+                            function);
+    }
+    a->user_context = user_context;
+    const uint64_t rounded = round_up(capacity, resolved.alignment);
+    int err = device_interface ? device_acquire(*a, rounded) : host_acquire(*a, rounded);
+    if (err) {
+        delete a;
+        return err;
+    }
+    publish(a, arena);
+    return HARENA_OK;
+}
+
+int harena_create_from_memory(const halide_device_interface_t *device_interface, uint64_t address, uint64_t size,
+                              const harena_options *options, harena_arena **arena) {
+    const char *function = "harena_create_from_memory";
+    if (arena == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the output pointer is NULL", function);
+    }
+    *arena = nullptr;
+    if (address == 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the memory address is 0", function);
+    }
+    harena_options resolved;
+    if (int err = resolve_options(options, function, &resolved)) {
+        return err;
+    }
+    const uint64_t base = round_up(address, resolved.alignment);
+    const uint64_t skipped = base - address;
+    const uint64_t capacity = size > skipped ? (size - skipped) & ~(resolved.alignment - 1) : 0;
+    if (base < address || capacity == 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: %llu bytes at 0x%llx hold no %llu-aligned block", function,
+                            static_cast<unsigned long long>(size), static_cast<unsigned long long>(address),
+                            static_cast<unsigned long long>(resolved.alignment));
+    }
+    if (capacity > kMaxCapacity) {
+        return too_large(nullptr, function, capacity);
+    }
+    harena_arena *a = new_arena(device_interface, resolved);
+    if (a == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_OUT_OF_MEMORY, "%s: out of host memory for the arena object",
+                            function);
+    }
+    a->backing = Backing::user;
+    a->base = base;
+    a->capacity = capacity;
+    publish(a, arena);
+    return HARENA_OK;
+}
+
+int harena_destroy(harena_arena *arena) {
+    if (int err = check_live(arena, "harena_destroy", nullptr)) {
+        return err;
+    }
+    const uint32_t depth = arena->depth.load(std::memory_order_relaxed);
+    const uint32_t attached = arena->attached_scopes.load(std::memory_order_relaxed);
+    if (depth != 0 || attached != 0) {
+        return report_error(arena->user_context, HARENA_ERROR_ARENA_IN_USE,
+                            "harena_destroy: arena %p still has %u frame(s) pushed and %u scope(s) attached; "
+                            "end its scopes and pop its frames first (the arena is left alive)",
+                            static_cast<void *>(arena), depth, attached);
+    }
+    unregister_arena(arena);
+    arena->magic = 0;
+    switch (arena->backing) {
+    case Backing::host:
+        host_release(*arena);
+        break;
+    case Backing::device:
+        device_release(*arena);
+        break;
+    case Backing::user:
+        break;
+    }
+    delete arena;
+    return HARENA_OK;
+}
+
+int harena_get_info(const harena_arena *arena, harena_info *info) {
+    if (int err = check_live(arena, "harena_get_info", nullptr)) {
+        return err;
+    }
+    if (info == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_get_info: info is NULL");
+    }
+    info->device_interface = arena->device_interface;
+    info->base = arena->base;
+    info->capacity = arena->capacity;
+    info->alignment = arena->alignment;
+    info->overflow_policy = arena->overflow_policy;
+    info->debug = arena->debug ? 1 : 0;
+    info->owns_memory = arena->backing == Backing::user ? 0 : 1;
+    return HARENA_OK;
+}
+
+}  // extern "C"

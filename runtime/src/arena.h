@@ -1,0 +1,179 @@
+// The arena object behind the opaque harena_arena handle, shared by the
+// runtime's source files and the override. Fields written only at creation
+// come first; the allocation hot path touches one cache line.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "harena/runtime.h"
+
+namespace harena::detail {
+
+// Marks a live arena; cleared by harena_destroy so that a stale handle reads
+// as "not an arena" on the paths that do not consult the registry.
+constexpr uint64_t kArenaMagic = 0x68617265'6e61'0e14ULL;
+
+enum class Backing { host, device, user };
+
+struct Frame {
+    uint64_t id;
+    uint64_t offset;    // from the arena base
+    uint64_t reserved;  // bytes at offset kept for the pusher's own placement
+    bool pipeline;      // pushed by harena_pipeline_enter
+    harena_scope scope; // a pipeline frame's activation on the entering thread
+};
+
+// Debug mode only: what is allocated and not yet freed.
+struct LiveAllocation {
+    uint64_t offset;
+    uint64_t bytes;
+    std::string name;
+};
+
+// What an allocation is called in messages: a caller's name, a buffer's
+// shape, or nothing. Formatted only when a message or a debug record needs it.
+struct AllocationName {
+    const char *name = nullptr;
+    const halide_buffer_t *buffer = nullptr;
+
+    bool known() const { return name != nullptr || buffer != nullptr; }
+    std::string text() const;
+};
+
+inline uint64_t round_up(uint64_t value, uint64_t alignment) {
+    return (value + alignment - 1) & ~(alignment - 1);
+}
+
+// An allocation is one compare-and-swap on a single word that holds the
+// offset of the first free byte (low 40 bits, so arenas up to 1 TiB) and the
+// number of allocations modulo 2^24 (high bits); each wrap of that count
+// bumps a separate counter.
+constexpr int kOffsetBits = 40;
+constexpr uint64_t kOffsetMask = (uint64_t(1) << kOffsetBits) - 1;
+constexpr uint64_t kOneAllocation = uint64_t(1) << kOffsetBits;
+constexpr uint64_t kMaxCapacity = kOffsetMask;
+
+inline uint64_t offset_of(uint64_t state) {
+    return state & kOffsetMask;
+}
+
+inline uint64_t with_offset(uint64_t state, uint64_t offset) {
+    return (state & ~kOffsetMask) | offset;
+}
+
+}  // namespace harena::detail
+
+struct harena_arena {
+    uint64_t magic = 0;
+    const halide_device_interface_t *device_interface = nullptr;
+    void *user_context = nullptr;  // the creator's, for messages and the device backend
+    uint64_t base = 0;
+    uint64_t capacity = 0;
+    uint64_t alignment = 0;
+    int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
+    bool debug = false;
+    harena::detail::Backing backing = harena::detail::Backing::user;
+    void *host_block = nullptr;              // host backend
+    halide_buffer_t device_buffer{};         // device backend: the buffer the memory is bound to
+    halide_dimension_t device_dims[2]{};
+
+    // Written by every allocation: one line, away from the fields above.
+    alignas(64) std::atomic<uint64_t> state{0};  // offset and allocation count, see kOffsetBits
+    std::atomic<uint64_t> high_water{0};
+    std::atomic<uint32_t> depth{0};
+
+    alignas(64) std::atomic<uint64_t> reclaimed{0};
+    std::atomic<uint64_t> overflows{0};
+    std::atomic<uint64_t> fallbacks{0};
+    std::atomic<bool> fallback_noticed{false};
+    std::atomic<uint32_t> attached_scopes{0};
+    std::atomic<uint64_t> allocation_wraps{0};
+    uint64_t allocation_baseline = 0;  // count at the last statistics reset
+    uint64_t frames_pushed = 0;
+    uint32_t max_depth = 0;
+    uint64_t next_frame_id = 1;
+    std::vector<harena::detail::Frame> frames;  // max_frames entries, depth in use
+
+    std::mutex live_mutex;
+    std::vector<harena::detail::LiveAllocation> live;
+};
+
+namespace harena::detail {
+
+// Live arenas, for checks that must not dereference a stale or foreign
+// pointer and for finding the arena of an address from any thread.
+void register_arena(harena_arena *arena);
+void unregister_arena(harena_arena *arena);
+bool is_registered(const void *pointer);
+harena_arena *find_registered(const halide_device_interface_t *device_interface, uint64_t address);
+
+// Cheap check for the allocation paths: non-null and carrying the magic.
+// Inline, with the reporting out of line, to keep allocation short.
+int report_bad_arena(const harena_arena *arena, const char *function);
+inline int check_arena(const harena_arena *arena, const char *function) {
+    if (arena == nullptr || arena->magic != kArenaMagic) {
+        return report_bad_arena(arena, function);
+    }
+    return HARENA_OK;
+}
+// Registry check for everything else; never dereferences a foreign pointer.
+int check_live(const void *pointer, const char *function, void *user_context);
+
+inline bool contains(const harena_arena &arena, uint64_t address) {
+    return address >= arena.base && address - arena.base < arena.capacity;
+}
+
+// Stack operations shared by harena_push/pop, scopes and planned pipelines.
+int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame);
+// pipeline_exit: only harena_pipeline_exit pops a pipeline's frame, since
+// the frame also holds the thread's activation for the run.
+int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function);
+
+int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address);
+
+inline void raise_high_water(harena_arena &arena, uint64_t top) {
+    uint64_t seen = arena.high_water.load(std::memory_order_relaxed);
+    while (top > seen && !arena.high_water.compare_exchange_weak(seen, top, std::memory_order_relaxed)) {
+    }
+}
+
+inline uint64_t top_of(const harena_arena &arena) {
+    return offset_of(arena.state.load(std::memory_order_relaxed));
+}
+
+// Push and pop only: they do not run concurrently with allocations.
+inline void set_top(harena_arena &arena, uint64_t offset) {
+    arena.state.store(with_offset(arena.state.load(std::memory_order_relaxed), offset), std::memory_order_relaxed);
+}
+
+// Allocations since creation.
+uint64_t allocation_total(const harena_arena &arena);
+
+// Backends: obtain and give back the arena's own memory.
+int host_acquire(harena_arena &arena, uint64_t capacity);
+void host_release(harena_arena &arena);
+int device_acquire(harena_arena &arena, uint64_t capacity);
+void device_release(harena_arena &arena);
+
+// Thread activation, also used by pipeline frames.
+void activate(harena_scope *scope, harena_arena *arena);
+int deactivate(harena_scope *scope, const char *function);
+
+// While alive, the calling thread has no active scope: calls into Halide's
+// default allocator made on the arena's behalf must not come back into it.
+class SuspendScopes {
+public:
+    SuspendScopes();
+    ~SuspendScopes();
+    SuspendScopes(const SuspendScopes &) = delete;
+    SuspendScopes &operator=(const SuspendScopes &) = delete;
+
+private:
+    harena_scope *saved_;
+};
+
+}  // namespace harena::detail

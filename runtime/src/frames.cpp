@@ -1,0 +1,114 @@
+// The frame stack: push reserves from the top, pop returns the top to where
+// the frame began. Not concurrent with allocations in the same arena.
+#include <algorithm>
+
+#include "arena.h"
+#include "errors.h"
+
+namespace harena::detail {
+
+namespace {
+
+// Debug mode: reports every allocation at or above `offset` and forgets it.
+int report_alive_at_pop(harena_arena &arena, const Frame &frame) {
+    std::lock_guard<std::mutex> lock(arena.live_mutex);
+    int result = HARENA_OK;
+    for (const LiveAllocation &a : arena.live) {
+        if (a.offset >= frame.offset) {
+            result = report_error(arena.user_context, HARENA_ERROR_ALIVE_AT_POP,
+                                  "harena: frame #%llu popped while %s (%s at offset %llu) is still alive; "
+                                  "its memory will be reused, so free it before the frame ends",
+                                  static_cast<unsigned long long>(frame.id), a.name.c_str(),
+                                  bytes_text(a.bytes).text, static_cast<unsigned long long>(a.offset));
+        }
+    }
+    arena.live.erase(std::remove_if(arena.live.begin(), arena.live.end(),
+                                    [&](const LiveAllocation &a) { return a.offset >= frame.offset; }),
+                     arena.live.end());
+    return result;
+}
+
+}  // namespace
+
+int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame) {
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    if (depth == arena.frames.size()) {
+        return report_error(arena.user_context, HARENA_ERROR_FRAME_STACK_FULL,
+                            "harena_push: arena %p already holds %u frames (harena_options.max_frames); "
+                            "a frame is probably not popped, or raise max_frames",
+                            static_cast<void *>(&arena), depth);
+    }
+    const uint64_t offset = top_of(arena);
+    const uint64_t left = arena.capacity - offset;
+    if (reserve_bytes > left || round_up(reserve_bytes, arena.alignment) > left) {
+        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
+                            "harena_push: cannot reserve %s: %s left of %s (%s in use by %u frame(s))",
+                            bytes_text(reserve_bytes).text, bytes_text(left).text, bytes_text(arena.capacity).text,
+                            bytes_text(offset).text, depth);
+    }
+    const uint64_t reserved = round_up(reserve_bytes, arena.alignment);
+    Frame &f = arena.frames[depth];
+    f.id = arena.next_frame_id++;
+    f.offset = offset;
+    f.reserved = reserved;
+    f.pipeline = pipeline;
+    set_top(arena, offset + reserved);
+    arena.depth.store(depth + 1, std::memory_order_relaxed);
+    arena.frames_pushed++;
+    arena.max_depth = std::max(arena.max_depth, depth + 1);
+    raise_high_water(arena, offset + reserved);
+    if (frame != nullptr) {
+        *frame = harena_frame{f.id, arena.base + offset};
+    }
+    return HARENA_OK;
+}
+
+int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function) {
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    if (depth == 0) {
+        return report_error(arena.user_context, HARENA_ERROR_FRAME_STACK_EMPTY,
+                            "%s: arena %p has no frame to pop (frame #%llu was already popped or never pushed)",
+                            function, static_cast<void *>(&arena), static_cast<unsigned long long>(frame_id));
+    }
+    const Frame &top = arena.frames[depth - 1];
+    if (top.id != frame_id) {
+        return report_error(arena.user_context, HARENA_ERROR_FRAME_NOT_TOP,
+                            "%s: frame #%llu is not the top frame of arena %p (the top is #%llu at depth %u); "
+                            "pop frames in the reverse order of their pushes",
+                            function, static_cast<unsigned long long>(frame_id), static_cast<void *>(&arena),
+                            static_cast<unsigned long long>(top.id), depth);
+    }
+    if (top.pipeline != pipeline_exit) {
+        return report_error(arena.user_context, HARENA_ERROR_FRAME_NOT_TOP,
+                            "%s: frame #%llu belongs to a planned pipeline that is still running; it pops when "
+                            "the pipeline returns",
+                            function, static_cast<unsigned long long>(frame_id));
+    }
+    const int result = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
+    set_top(arena, top.offset);
+    arena.depth.store(depth - 1, std::memory_order_relaxed);
+    return result;
+}
+
+}  // namespace harena::detail
+
+using namespace harena::detail;
+
+extern "C" {
+
+int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame) {
+    if (int err = check_live(arena, "harena_push", nullptr)) {
+        return err;
+    }
+    return push_frame(*arena, reserve_bytes, false, frame);
+}
+
+int harena_pop(harena_arena *arena, harena_frame frame) {
+    if (int err = check_live(arena, "harena_pop", nullptr)) {
+        return err;
+    }
+    return pop_frame(*arena, frame.id, false, "harena_pop");
+}
+
+}  // extern "C"

@@ -1,0 +1,124 @@
+// The entry points planned pipelines call: their user_context is the arena.
+// Every check runs against the registry first, so a wrong user_context is
+// reported instead of dereferenced.
+#include "arena.h"
+#include "errors.h"
+
+using namespace harena::detail;
+
+namespace {
+
+const char *memory_kind(const halide_device_interface_t *device_interface) {
+    return device_interface ? "device" : "host";
+}
+
+int check_pipeline_arena(void *user_context, const char *pipeline) {
+    if (user_context == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "pipeline '%s' was called with a NULL user_context; a planned pipeline takes the "
+                            "harena_arena * (harena::Arena::get()) as its first argument",
+                            pipeline);
+    }
+    if (!is_registered(user_context)) {
+        return report_error(user_context, HARENA_ERROR_NOT_AN_ARENA,
+                            "pipeline '%s' was called with user_context %p, which is not a live harena arena "
+                            "(destroyed, never created, or another object); pass the harena_arena * as its "
+                            "first argument",
+                            pipeline, user_context);
+    }
+    return HARENA_OK;
+}
+
+}  // namespace
+
+extern "C" {
+
+int harena_pipeline_enter(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface,
+                          uint64_t bytes, uint64_t worst_case_bytes) {
+    if (pipeline == nullptr) {
+        pipeline = "(unnamed)";
+    }
+    if (int err = check_pipeline_arena(user_context, pipeline)) {
+        return err;
+    }
+    harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    if (arena.device_interface != device_interface) {
+        return report_error(user_context, HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE,
+                            "pipeline '%s' places its buffers in %s memory (device interface %p) but arena %p "
+                            "holds %s memory (device interface %p); create the arena with the pipeline's device "
+                            "interface",
+                            pipeline, memory_kind(device_interface), static_cast<const void *>(device_interface),
+                            user_context, memory_kind(arena.device_interface),
+                            static_cast<const void *>(arena.device_interface));
+    }
+    const uint64_t in_use = top_of(arena);
+    const uint64_t left = arena.capacity - in_use;
+    if (bytes > left || round_up(bytes, arena.alignment) > left) {
+        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        const uint64_t worst = worst_case_bytes > bytes ? worst_case_bytes : bytes;
+        return report_error(user_context, HARENA_ERROR_OVERFLOW,
+                            "pipeline '%s' needs %s of arena for this run (%s in the worst case) but arena %p has "
+                            "%s left of %s (%s in use by %u enclosing frame(s)); create the arena with at least %s, "
+                            "or %s to cover every run",
+                            pipeline, bytes_text(bytes).text, bytes_text(worst_case_bytes).text, user_context,
+                            bytes_text(left).text, bytes_text(arena.capacity).text, bytes_text(in_use).text,
+                            arena.depth.load(std::memory_order_relaxed),
+                            bytes_text(in_use + round_up(bytes, arena.alignment)).text,
+                            bytes_text(in_use + round_up(worst, arena.alignment)).text);
+    }
+    if (int err = push_frame(arena, bytes, true, nullptr)) {
+        return err;
+    }
+    Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];
+    activate(&frame.scope, &arena);
+    return HARENA_OK;
+}
+
+uint64_t harena_pipeline_base(void *user_context) {
+    if (check_live(user_context, "harena_pipeline_base", user_context)) {
+        return 0;
+    }
+    const harena_arena &arena = *static_cast<const harena_arena *>(user_context);
+    for (uint32_t d = arena.depth.load(std::memory_order_relaxed); d > 0; d--) {
+        if (arena.frames[d - 1].pipeline) {
+            return arena.base + arena.frames[d - 1].offset;
+        }
+    }
+    report_error(user_context, HARENA_ERROR_FRAME_STACK_EMPTY,
+                 "harena_pipeline_base: arena %p has no frame pushed by harena_pipeline_enter", user_context);
+    return 0;
+}
+
+void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_pointer) {
+    const char *function = "harena_pipeline_exit";
+    if (check_live(user_context, function, user_context)) {
+        return;
+    }
+    harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    const uint64_t base = reinterpret_cast<uint64_t>(frame_base_as_pointer);
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    if (depth == 0) {
+        report_error(user_context, HARENA_ERROR_FRAME_STACK_EMPTY,
+                     "%s: arena %p has no frame to pop (the pipeline frame at 0x%llx was already popped)", function,
+                     user_context, static_cast<unsigned long long>(base));
+        return;
+    }
+    Frame &top = arena.frames[depth - 1];
+    if (!top.pipeline || arena.base + top.offset != base) {
+        report_error(user_context, HARENA_ERROR_FRAME_NOT_TOP,
+                     "%s: the pipeline frame at 0x%llx is not the top frame of arena %p (the top is #%llu at "
+                     "0x%llx, depth %u); a frame pushed during the pipeline was not popped",
+                     function, static_cast<unsigned long long>(base), user_context,
+                     static_cast<unsigned long long>(top.id), static_cast<unsigned long long>(arena.base + top.offset),
+                     depth);
+        return;
+    }
+    // Leaving the frame pushed when the activation cannot be undone keeps the
+    // thread's scope chain pointing at valid storage.
+    if (deactivate(&top.scope, function)) {
+        return;
+    }
+    (void)pop_frame(arena, top.id, true, function);
+}
+
+}  // extern "C"

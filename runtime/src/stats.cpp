@@ -1,0 +1,67 @@
+// Statistics: read from the arena's counters; bytes in use is the top offset.
+#include <cstdio>
+
+#include "arena.h"
+#include "errors.h"
+
+using namespace harena::detail;
+
+extern "C" {
+
+int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
+    if (int err = check_live(arena, "harena_get_stats", nullptr)) {
+        return err;
+    }
+    if (stats == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_get_stats: stats is NULL");
+    }
+    stats->capacity = arena->capacity;
+    stats->bytes_in_use = top_of(*arena);
+    stats->high_water = arena->high_water.load(std::memory_order_relaxed);
+    stats->allocations = allocation_total(*arena) - arena->allocation_baseline;
+    stats->reclaimed = arena->reclaimed.load(std::memory_order_relaxed);
+    stats->frames_pushed = arena->frames_pushed;
+    stats->overflows = arena->overflows.load(std::memory_order_relaxed);
+    stats->fallbacks = arena->fallbacks.load(std::memory_order_relaxed);
+    stats->frame_depth = arena->depth.load(std::memory_order_relaxed);
+    stats->max_frame_depth = arena->max_depth;
+    return HARENA_OK;
+}
+
+int harena_reset_stats(harena_arena *arena) {
+    if (int err = check_live(arena, "harena_reset_stats", nullptr)) {
+        return err;
+    }
+    arena->high_water.store(top_of(*arena), std::memory_order_relaxed);
+    arena->allocation_baseline = allocation_total(*arena);
+    arena->reclaimed.store(0, std::memory_order_relaxed);
+    arena->overflows.store(0, std::memory_order_relaxed);
+    arena->fallbacks.store(0, std::memory_order_relaxed);
+    arena->frames_pushed = 0;
+    arena->max_depth = arena->depth.load(std::memory_order_relaxed);
+    return HARENA_OK;
+}
+
+int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
+    harena_stats s;
+    if (int err = harena_get_stats(arena, &s)) {
+        return err;
+    }
+    const double percent = s.capacity ? 100.0 * static_cast<double>(s.high_water) / s.capacity : 0.0;
+    return std::snprintf(buffer, size,
+                         "harena arena %p (%s memory, alignment %llu)\n"
+                         "  capacity       %s\n"
+                         "  in use         %s\n"
+                         "  high water     %s (%.1f%% of capacity)\n"
+                         "  allocations    %llu (%llu reclaimed at once)\n"
+                         "  frames pushed  %llu (depth %u now, %u at most)\n"
+                         "  overflows      %llu (%llu fell back to the default allocator)\n",
+                         static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
+                         static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
+                         bytes_text(s.bytes_in_use).text, bytes_text(s.high_water).text, percent,
+                         static_cast<unsigned long long>(s.allocations), static_cast<unsigned long long>(s.reclaimed),
+                         static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
+                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks));
+}
+
+}  // extern "C"

@@ -1,0 +1,166 @@
+#include "fake_device.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "halide_defaults.h"
+#include "harena/override.h"
+
+// Halide's own helpers that its CUDA backend uses for these two entries.
+extern "C" int halide_default_device_and_host_malloc(void *user_context, halide_buffer_t *buf,
+                                                     const halide_device_interface_t *device_interface);
+extern "C" int halide_default_device_and_host_free(void *user_context, halide_buffer_t *buf,
+                                                   const halide_device_interface_t *device_interface);
+
+namespace harena_test {
+
+namespace {
+
+std::set<uint64_t> &owned() {
+    static std::set<uint64_t> s;
+    return s;
+}
+
+void nothing() {
+}
+
+int fake_malloc(void *, halide_buffer_t *buf) {
+    if (buf->device != 0) {
+        return 0;
+    }
+    void *p = std::malloc(buf->size_in_bytes());
+    buf->device = reinterpret_cast<uint64_t>(p);
+    buf->device_interface = fake_device_interface();
+    owned().insert(buf->device);
+    fake_driver().mallocs++;
+    return 0;
+}
+
+int fake_free(void *, halide_buffer_t *buf) {
+    if (buf->device == 0) {
+        return 0;
+    }
+    if (owned().erase(buf->device) == 0) {
+        fake_driver().foreign_frees++;
+    } else {
+        std::free(reinterpret_cast<void *>(buf->device));
+        fake_driver().frees++;
+    }
+    buf->device = 0;
+    buf->device_interface = nullptr;
+    return 0;
+}
+
+int fake_ok(void *, halide_buffer_t *) {
+    return 0;
+}
+
+int fake_release(void *) {
+    return 0;
+}
+
+// Dense buffers only, which is all the tests use.
+int fake_copy_to_host(void *, halide_buffer_t *buf) {
+    std::memcpy(buf->host, reinterpret_cast<void *>(buf->device), buf->size_in_bytes());
+    return 0;
+}
+
+int fake_copy_to_device(void *, halide_buffer_t *buf) {
+    std::memcpy(reinterpret_cast<void *>(buf->device), buf->host, buf->size_in_bytes());
+    return 0;
+}
+
+int fake_device_and_host_malloc(void *uc, halide_buffer_t *buf) {
+    return halide_default_device_and_host_malloc(uc, buf, fake_device_interface());
+}
+
+int fake_device_and_host_free(void *uc, halide_buffer_t *buf) {
+    return halide_default_device_and_host_free(uc, buf, fake_device_interface());
+}
+
+int fake_buffer_copy(void *, halide_buffer_t *, const halide_device_interface_t *, halide_buffer_t *) {
+    return halide_error_code_incompatible_device_interface;
+}
+
+int fake_crop(void *, const halide_buffer_t *, halide_buffer_t *) {
+    return halide_error_code_device_crop_unsupported;
+}
+
+int fake_slice(void *, const halide_buffer_t *, int, int, halide_buffer_t *) {
+    return halide_error_code_device_crop_unsupported;
+}
+
+int fake_wrap(void *, halide_buffer_t *buf, uint64_t handle) {
+    if (buf->device != 0) {
+        return halide_error_code_device_wrap_native_failed;
+    }
+    buf->device = handle;
+    fake_driver().wraps++;
+    return 0;
+}
+
+int fake_detach(void *, halide_buffer_t *buf) {
+    if (buf->device == 0) {
+        return 0;
+    }
+    buf->device = 0;
+    buf->device_interface = nullptr;
+    fake_driver().detaches++;
+    return 0;
+}
+
+const harena::override_detail::Halide14DeviceImpl fake_impl = {
+    nothing,                      // use_module
+    nothing,                      // release_module
+    fake_malloc,                  // device_malloc
+    fake_free,                    // device_free
+    fake_ok,                      // device_sync
+    fake_release,                 // device_release
+    fake_copy_to_host,            // copy_to_host
+    fake_copy_to_device,          // copy_to_device
+    fake_device_and_host_malloc,  // device_and_host_malloc
+    fake_device_and_host_free,    // device_and_host_free
+    fake_buffer_copy,             // buffer_copy
+    fake_crop,                    // device_crop
+    fake_slice,                   // device_slice
+    fake_ok,                      // device_release_crop
+    fake_wrap,                    // wrap_native
+    fake_detach,                  // detach_native
+};
+
+const halide_device_interface_t fake_interface = {
+    halide_device_malloc,
+    halide_device_free,
+    halide_device_sync,
+    halide_device_release,
+    halide_copy_to_host,
+    halide_copy_to_device,
+    halide_device_and_host_malloc,
+    halide_device_and_host_free,
+    halide_buffer_copy,
+    halide_device_crop,
+    halide_device_slice,
+    halide_device_release_crop,
+    halide_device_wrap_native,
+    halide_device_detach_native,
+    nullptr,
+    reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
+};
+
+}  // namespace
+
+const halide_device_interface_t *fake_device_interface() {
+    return &fake_interface;
+}
+
+FakeDriverCounts &fake_driver() {
+    static FakeDriverCounts counts;
+    return counts;
+}
+
+void reset_fake_driver() {
+    fake_driver() = FakeDriverCounts{};
+}
+
+}  // namespace harena_test

@@ -1,0 +1,282 @@
+// The override's routing, with a device interface whose device memory is host
+// memory (fake_device.h): what reaches the backend is what would reach the
+// CUDA driver.
+#include <cstring>
+#include <thread>
+
+#include "HalideBuffer.h"
+#include "fake_device.h"
+#include "harena/arena.hpp"
+#include "harena/override.h"
+#include "host_arena.h"
+
+// Halide's runtime defines these; its public header does not declare them.
+extern "C" void halide_device_free_as_destructor(void *user_context, void *obj);
+extern "C" void halide_device_and_host_free_as_destructor(void *user_context, void *obj);
+
+using harena_test::fake_device_interface;
+using harena_test::fake_driver;
+using harena_test::last_error_mentions;
+
+namespace {
+
+// A dense float buffer without memory, as a pipeline declares an intermediate.
+struct Buf {
+    explicit Buf(int extent0, int extent1 = 1) {
+        dim[0] = halide_dimension_t{0, extent0, 1, 0};
+        dim[1] = halide_dimension_t{0, extent1, extent0, 0};
+        buf.type = halide_type_of<float>();
+        buf.dimensions = 2;
+        buf.dim = dim;
+    }
+    uint64_t bytes() const { return buf.size_in_bytes(); }
+    halide_dimension_t dim[2];
+    halide_buffer_t buf{};
+};
+
+class Override : public ::testing::Test {
+protected:
+    void SetUp() override {
+        harena_test::reset_fake_driver();
+        harena_override_reset_counters();
+    }
+
+    static harena::Arena device_arena(uint64_t capacity, harena::Options options = {}) {
+        harena::Arena arena = harena::Arena::device(fake_device_interface(), capacity, options);
+        // The arena's own memory, a default-path allocation, is not under test.
+        harena_test::reset_fake_driver();
+        harena_override_reset_counters();
+        return arena;
+    }
+
+    static bool in(const harena::Arena &arena, const halide_buffer_t &buf) {
+        return buf.device >= arena.base() && buf.device < arena.base() + arena.capacity();
+    }
+
+    static harena_override_counters counters() {
+        harena_override_counters c;
+        harena_override_get_counters(&c);
+        return c;
+    }
+};
+
+}  // namespace
+
+TEST_F(Override, OutsideAScopeHalidesDefaultPathIsTaken) {
+    Buf b(1000);
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    EXPECT_EQ(fake_driver().mallocs, 1);
+    EXPECT_EQ(b.buf.device_interface, fake_device_interface());
+    EXPECT_NE(b.buf.device, 0u);
+    ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+    EXPECT_EQ(fake_driver().frees, 1);
+    EXPECT_EQ(b.buf.device, 0u);
+    EXPECT_EQ(counters().device_default_allocations, 1u);
+    EXPECT_EQ(counters().device_default_frees, 1u);
+}
+
+TEST_F(Override, InAScopeAllocationsComeFromTheArenaAndNeverReachTheDriver) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    Buf a(1000), b(77, 3), c(5);
+    for (Buf *x : {&a, &b, &c}) {
+        ASSERT_EQ(halide_device_malloc(nullptr, &x->buf, fake_device_interface()), 0);
+        EXPECT_TRUE(in(arena, x->buf));
+        EXPECT_EQ(x->buf.device % 256, 0u);
+        EXPECT_EQ(x->buf.device_interface, fake_device_interface());
+    }
+    EXPECT_GE(b.buf.device, a.buf.device + a.bytes());
+    EXPECT_GE(c.buf.device, b.buf.device + b.bytes());
+    for (Buf *x : {&c, &b, &a}) {
+        ASSERT_EQ(halide_device_free(nullptr, &x->buf), 0);
+        EXPECT_EQ(x->buf.device, 0u);
+        EXPECT_EQ(x->buf.device_interface, nullptr);
+    }
+    EXPECT_EQ(arena.stats().bytes_in_use, 0u);  // LIFO frees gave everything back
+    EXPECT_EQ(fake_driver().mallocs, 0);
+    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
+    EXPECT_EQ(fake_driver().wraps, 3);
+    EXPECT_EQ(fake_driver().detaches, 3);
+    EXPECT_EQ(counters().device_arena_allocations, 3u);
+    EXPECT_EQ(counters().device_arena_frees, 3u);
+    EXPECT_EQ(counters().device_default_allocations, 0u);
+}
+
+TEST_F(Override, NonLifoFreesAreNoOpsUntilTheFramePops) {
+    harena::Arena arena = device_arena(1 << 20);
+    {
+        harena::Scope scope(arena);
+        Buf a(1000), b(1000);
+        ASSERT_EQ(halide_device_malloc(nullptr, &a.buf, fake_device_interface()), 0);
+        ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+        const uint64_t in_use = arena.stats().bytes_in_use;
+        ASSERT_EQ(halide_device_free(nullptr, &a.buf), 0);
+        EXPECT_EQ(arena.stats().bytes_in_use, in_use);
+        ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+    }
+    EXPECT_EQ(arena.stats().bytes_in_use, 0u);
+    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
+}
+
+TEST_F(Override, AScopeOfAnotherInterfaceDoesNotApply) {
+    harena::Arena host = harena::Arena::host(1 << 20);
+    harena::Scope scope(host);
+    Buf b(100);
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    EXPECT_EQ(fake_driver().mallocs, 1);
+    ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+    EXPECT_EQ(fake_driver().frees, 1);
+}
+
+TEST_F(Override, ArenaMemoryFreedOnAnotherThreadStaysOutOfTheDriver) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    Buf b(100);
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    std::thread([&] { EXPECT_EQ(halide_device_free(nullptr, &b.buf), 0); }).join();
+    EXPECT_EQ(b.buf.device, 0u);
+    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
+    EXPECT_EQ(counters().device_arena_frees, 1u);
+}
+
+TEST_F(Override, DeviceAndHostTakesHostFromHalideMallocAndDeviceFromTheArena) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    Buf b(300);
+    ASSERT_EQ(halide_device_and_host_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    EXPECT_TRUE(in(arena, b.buf));
+    ASSERT_NE(b.buf.host, nullptr);
+    std::memset(b.buf.host, 7, b.bytes());
+    b.buf.set_device_dirty(true);
+    ASSERT_EQ(halide_device_and_host_free(nullptr, &b.buf), 0);
+    EXPECT_EQ(b.buf.host, nullptr);
+    EXPECT_EQ(b.buf.device, 0u);
+    EXPECT_FALSE(b.buf.device_dirty());
+    EXPECT_EQ(arena.stats().bytes_in_use, 0u);
+    EXPECT_EQ(fake_driver().mallocs + fake_driver().frees + fake_driver().foreign_frees, 0);
+}
+
+TEST_F(Override, HalidesDestructorsAndCopiesGoThroughTheOverride) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    Buf a(100), b(100);
+    ASSERT_EQ(halide_device_malloc(nullptr, &a.buf, fake_device_interface()), 0);
+    ASSERT_EQ(halide_device_and_host_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    // The weak runtime's *_as_destructor call the public symbols, i.e. these.
+    halide_device_and_host_free_as_destructor(nullptr, &b.buf);
+    halide_device_free_as_destructor(nullptr, &a.buf);
+    EXPECT_EQ(a.buf.device, 0u);
+    EXPECT_EQ(b.buf.device, 0u);
+    EXPECT_EQ(counters().device_arena_frees, 2u);
+
+    // halide_copy_to_device allocates through halide_device_malloc too.
+    Halide::Runtime::Buffer<float> data(256);
+    for (int i = 0; i < 256; i++) {
+        data(i) = static_cast<float>(i) * 0.5f;
+    }
+    data.set_host_dirty();
+    ASSERT_EQ(data.copy_to_device(fake_device_interface()), 0);
+    EXPECT_TRUE(in(arena, *data.raw_buffer()));
+    std::memset(data.data(), 0, 256 * sizeof(float));
+    data.set_device_dirty();
+    ASSERT_EQ(data.copy_to_host(), 0);
+    EXPECT_EQ(data(255), 127.5f);
+    ASSERT_EQ(data.device_free(), 0);
+    EXPECT_EQ(fake_driver().mallocs + fake_driver().frees + fake_driver().foreign_frees, 0);
+}
+
+TEST_F(Override, OverflowUnderTheErrorPolicyFailsWithAClearMessage) {
+    harena::Arena arena = device_arena(4096);
+    harena::Scope scope(arena);
+    Buf big(2000);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(halide_device_malloc(nullptr, &big.buf, fake_device_interface()),
+              halide_error_code_device_malloc_failed);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(last_error_mentions({"cannot allocate 8000 bytes", "halide_buffer_t", "float32, 2000x1",
+                                     "4096 bytes (4.00 KiB) left of 4096 bytes"}));
+    EXPECT_EQ(big.buf.device, 0u);
+    EXPECT_EQ(fake_driver().mallocs, 0);
+    EXPECT_EQ(arena.stats().overflows, 1u);
+}
+
+TEST_F(Override, OverflowUnderTheFallbackPolicyUsesTheDefaultAllocator) {
+    harena::Options options;
+    options.overflow = harena::OverflowPolicy::fallback;
+    harena::Arena arena = device_arena(4096, options);
+    harena::Scope scope(arena);
+    Buf small(100), big(2000);
+    ASSERT_EQ(halide_device_malloc(nullptr, &small.buf, fake_device_interface()), 0);
+    testing::internal::CaptureStdout();  // halide_print's stream
+    ASSERT_EQ(halide_device_malloc(nullptr, &big.buf, fake_device_interface()), 0);
+    const std::string notice = testing::internal::GetCapturedStdout();
+    EXPECT_NE(notice.find("fall back"), std::string::npos) << notice;
+    EXPECT_FALSE(in(arena, big.buf));
+    EXPECT_EQ(fake_driver().mallocs, 1);
+    ASSERT_EQ(halide_device_free(nullptr, &big.buf), 0);
+    EXPECT_EQ(fake_driver().frees, 1);
+    ASSERT_EQ(halide_device_free(nullptr, &small.buf), 0);
+    EXPECT_EQ(arena.stats().fallbacks, 1u);
+    EXPECT_EQ(counters().device_default_allocations, 1u);
+}
+
+TEST_F(Override, DebugModeReportsABufferAliveWhenItsFramePops) {
+    harena::Options options;
+    options.debug = true;
+    harena::Arena arena = device_arena(1 << 20, options);
+    Buf kept(64, 4);
+    harena_scope scope;
+    ASSERT_EQ(harena_scope_begin(&scope, arena.get()), HARENA_OK);
+    ASSERT_EQ(halide_device_malloc(nullptr, &kept.buf, fake_device_interface()), 0);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(harena_scope_end(&scope), HARENA_ERROR_ALIVE_AT_POP);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_TRUE(last_error_mentions({"halide_buffer_t", "float32, 64x4", "1024 bytes", "still alive"}));
+    // Freed late, it is still recognised as arena memory.
+    ASSERT_EQ(halide_device_free(nullptr, &kept.buf), 0);
+    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
+}
+
+TEST_F(Override, TheArenasOwnMemoryComesFromTheDefaultPathEvenInsideAScope) {
+    harena::Arena outer = device_arena(1 << 20);
+    harena::Scope scope(outer);
+    {
+        harena::Arena inner = harena::Arena::device(fake_device_interface(), 1 << 16);
+        EXPECT_EQ(fake_driver().mallocs, 1);
+        EXPECT_EQ(outer.stats().allocations, 0u);
+    }
+    EXPECT_EQ(fake_driver().frees, 1);
+}
+
+TEST_F(Override, BufferChecksMatchHalides) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    testing::internal::CaptureStderr();
+    EXPECT_EQ(halide_device_malloc(nullptr, nullptr, fake_device_interface()), halide_error_code_buffer_is_null);
+    Buf no_interface(10);
+    no_interface.buf.device = 1234;
+    EXPECT_EQ(halide_device_malloc(nullptr, &no_interface.buf, fake_device_interface()),
+              halide_error_code_no_device_interface);
+    Buf other(10);
+    const halide_device_interface_t other_interface{};
+    other.buf.device = 1234;
+    other.buf.device_interface = &other_interface;
+    EXPECT_EQ(halide_device_malloc(nullptr, &other.buf, fake_device_interface()),
+              halide_error_code_incompatible_device_interface);
+    (void)testing::internal::GetCapturedStderr();
+    EXPECT_EQ(arena.stats().allocations, 0u);
+}
+
+TEST_F(Override, APlannedPipelinesFrameRoutesItsUnplannedAllocations) {
+    harena::Arena arena = device_arena(1 << 20);
+    ASSERT_EQ(harena_pipeline_enter(arena.get(), "p", fake_device_interface(), 4096, 4096), HARENA_OK);
+    const uint64_t base = harena_pipeline_base(arena.get());
+    Buf b(10);
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    EXPECT_EQ(b.buf.device, base + 4096);
+    ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+    harena_pipeline_exit_as_destructor(arena.get(), reinterpret_cast<void *>(base));
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    EXPECT_EQ(fake_driver().mallocs, 1);
+    ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+}

@@ -1,0 +1,95 @@
+// harena-plan, run as a process: outputs appear only on success.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "solver/csv.h"
+#include "solver/validator.h"
+
+namespace harena {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SolverCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("harena_cli_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string path(const std::string &name) const { return (dir_ / name).string(); }
+
+  void write(const std::string &name, const std::string &text) const { std::ofstream(path(name)) << text; }
+
+  // Exit status of harena-plan with `args`; its output goes to a file.
+  int run(const std::string &args) const {
+    std::string command = std::string("\"") + HARENA_PLAN_EXE + "\" " + args + " > \"" + path("out.txt") + "\" 2>&1";
+    int status = std::system(command.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+  std::string output() const {
+    std::ifstream in(path("out.txt"));
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(SolverCli, PlansAndWritesOutputs) {
+  write("p.csv", "id,lower,upper,size,alignment\na,0,2,100,256\nb,1,3,200,256\nc,2,4,100,256\n");
+  ASSERT_EQ(run(path("p.csv") + " -o " + path("plan.csv") + " --svg " + path("plan.svg")), 0) << output();
+  // b at 0; a and c at 256, the first aligned offset above b.
+  EXPECT_NE(output().find("arena bytes  356"), std::string::npos) << output();
+  EXPECT_NE(output().find("lower bound  356"), std::string::npos) << output();
+  std::ifstream plan_in(path("plan.csv"));
+  std::stringstream plan_text;
+  plan_text << plan_in.rdbuf();
+  EXPECT_EQ(plan_text.str().substr(0, plan_text.str().find('\n')), "id,lower,upper,size,alignment,offset");
+  EXPECT_TRUE(fs::exists(path("plan.svg")));
+  EXPECT_FALSE(fs::exists(path("plan.csv.tmp")));
+}
+
+TEST_F(SolverCli, MalformedInputWritesNothing) {
+  write("p.csv", "id,lower,upper,size\na,0,2,100\nb,5,x,8\n");
+  write("old.csv", "stale");
+  EXPECT_EQ(run(path("p.csv") + " -o " + path("plan.csv") + " --svg " + path("plan.svg")), 1);
+  EXPECT_NE(output().find("p.csv:3: upper must be an integer"), std::string::npos) << output();
+  EXPECT_FALSE(fs::exists(path("plan.csv")));
+  EXPECT_FALSE(fs::exists(path("plan.svg")));
+  // An existing output is left as it was.
+  EXPECT_EQ(run(path("p.csv") + " -o " + path("old.csv")), 1);
+  std::ifstream old(path("old.csv"));
+  std::string text;
+  old >> text;
+  EXPECT_EQ(text, "stale");
+}
+
+TEST_F(SolverCli, MissingFileAndUsage) {
+  EXPECT_EQ(run(path("absent.csv")), 1);
+  EXPECT_EQ(run(""), 2);
+  EXPECT_EQ(run("--frobnicate x.csv"), 2);
+  EXPECT_EQ(run("x.csv --budget-ms -3"), 2);
+  EXPECT_EQ(run("--help"), 0);
+}
+
+TEST_F(SolverCli, BudgetFlag) {
+  write("p.csv", "id,lower,upper,size\na,0,2,100\nb,1,3,200\n");
+  EXPECT_EQ(run(path("p.csv") + " --budget-ms 50 -o " + path("plan.csv")), 0) << output();
+  std::ifstream in(path("plan.csv"));
+  Problem p = read_problem_csv(in, "plan.csv");
+  EXPECT_EQ(p.buffers.size(), 2u);
+}
+
+}  // namespace
+}  // namespace harena
