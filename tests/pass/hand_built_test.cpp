@@ -1,0 +1,168 @@
+// The pass on statements built by hand, each isolating one rule: lifetimes
+// in program order, loops keeping outer buffers alive, concurrency, bounds.
+#include "arena_pass.h"
+#include "ir_queries.h"
+#include "solver/validator.h"
+
+#include <gtest/gtest.h>
+
+using namespace Halide;
+using namespace Halide::Internal;
+using harena::PassOptions;
+using harena::PassReport;
+using harena::plan_arena;
+
+namespace {
+
+const Expr n = Variable::make(Int(32), "n");
+
+Stmt requirement(const Expr &condition) {
+    return AssertStmt::make(condition, Call::make(Int(32), "halide_error_requirement_failed",
+                                                  {StringImm::make("requirement"), StringImm::make("")},
+                                                  Call::Extern));
+}
+
+Stmt store(const std::string &buffer) {
+    return Store::make(buffer, 1.0f, 0, Parameter(), const_true(), ModulusRemainder());
+}
+
+Stmt heap(const std::string &name, const Expr &extent, const Stmt &body) {
+    return Allocate::make(name, Float(32), MemoryType::Heap, {extent}, const_true(), body);
+}
+
+Stmt with_bound(const Stmt &body) {
+    return Block::make(requirement(n <= 1000), body);
+}
+
+const harena::BufferDecision &decision(const PassReport &r, const std::string &name) {
+    for (const auto &b : r.buffers) {
+        if (b.name == name) {
+            return b;
+        }
+    }
+    throw std::runtime_error("no decision for " + name);
+}
+
+bool bytes_overlap(const harena::BufferDecision &a, const harena::BufferDecision &b) {
+    return a.offset < b.offset + b.worst_bytes && b.offset < a.offset + a.worst_bytes;
+}
+
+PassOptions quiet() {
+    PassOptions o;
+    o.trace = 0;
+    return o;
+}
+
+TEST(PassHandBuilt, BuffersNeverAliveTogetherShareBytes) {
+    Stmt s = with_bound(Block::make(heap("a", n, Block::make(store("a"), Free::make("a"))), heap("b", n, store("b"))));
+    PassReport r;
+    plan_arena(s, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 2);
+    EXPECT_EQ(decision(r, "a").offset, decision(r, "b").offset);
+    // n <= 1000 floats plus Halide's 3-element read-past padding.
+    EXPECT_EQ(decision(r, "a").worst_bytes, (1000u + 3u) * 4u);
+    EXPECT_EQ(r.plan_bytes, (1000u + 3u) * 4u);
+}
+
+TEST(PassHandBuilt, BufferUsedInsideASerialLoopStaysAliveForTheWholeLoop) {
+    // `a` is last touched early in each iteration, `b` is allocated later in
+    // the same iteration: in program order they look disjoint, but the next
+    // iteration reads `a` again after `b` was written.
+    Stmt body = Block::make(store("a"), heap("b", n, store("b")));
+    Stmt loop = For::make("i", 0, 10, ForType::Serial, DeviceAPI::None, body);
+    PassReport r;
+    plan_arena(with_bound(heap("a", n, loop)), quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 2);
+    EXPECT_FALSE(bytes_overlap(decision(r, "a"), decision(r, "b")));
+}
+
+TEST(PassHandBuilt, BufferAllocatedInsideASerialLoopGetsOneSliceForEveryIteration) {
+    Stmt loop = For::make("i", 0, 10, ForType::Serial, DeviceAPI::None, heap("c", n + Variable::make(Int(32), "i"), store("c")));
+    PassReport r;
+    Stmt out = plan_arena(with_bound(loop), quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    // The size follows the loop variable: the worst case takes its last value.
+    EXPECT_EQ(decision(r, "c").worst_bytes, (1000u + 9u + 3u) * 4u);
+    const Allocate *c = harena_test::find_allocate(out, "c");
+    ASSERT_NE(c, nullptr);
+    EXPECT_TRUE(c->new_expr.defined());
+    EXPECT_EQ(c->free_function, "halide_device_host_nop_free");
+}
+
+TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {
+    Stmt loop = For::make("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
+    PassReport r;
+    Stmt out = plan_arena(with_bound(heap("q", n, Block::make(store("q"), loop))), quiet(), &r);
+    EXPECT_FALSE(decision(r, "p").planned);
+    EXPECT_NE(decision(r, "p").reason.find("parallel loop"), std::string::npos) << decision(r, "p").reason;
+    EXPECT_FALSE(harena_test::find_allocate(out, "p")->new_expr.defined());
+    // A buffer used inside the parallel loop but allocated outside is planned.
+    EXPECT_TRUE(decision(r, "q").planned);
+}
+
+TEST(PassHandBuilt, AnUnboundedSizeIsACompileErrorNamingBufferAndSymbol) {
+    Expr m = Variable::make(Int(32), "m");
+    Stmt s = with_bound(heap("d", m * 4, store("d")));
+    try {
+        plan_arena(s, quiet());
+        FAIL() << "expected a compile error";
+    } catch (const CompileError &e) {
+        std::string msg = e.what();
+        EXPECT_NE(msg.find("'d'"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("'m'"), std::string::npos) << msg;
+        EXPECT_NE(msg.find("add_requirement"), std::string::npos) << msg;
+    }
+    PassOptions lenient = quiet();
+    lenient.unbounded_to_runtime = true;
+    PassReport r;
+    Stmt out = plan_arena(s, lenient, &r);
+    EXPECT_FALSE(decision(r, "d").planned);
+    EXPECT_NE(decision(r, "d").reason.find("runtime allocator"), std::string::npos);
+    EXPECT_TRUE(out.same_as(s)) << "nothing planned, nothing rewritten";
+}
+
+TEST(PassHandBuilt, TheFrameOpensAfterTheChecksAndBeforeTheFirstPlannedBuffer) {
+    Stmt s = with_bound(Block::make(requirement(0 <= n), heap("e", n, store("e"))));
+    Stmt out = plan_arena(s, quiet());
+    std::string text = harena_test::text_of(out);
+    size_t checks = text.rfind("halide_error_requirement_failed");
+    size_t enter = text.find("harena_pipeline_enter");
+    size_t alloc = text.find("allocate e");
+    ASSERT_NE(enter, std::string::npos) << text;
+    EXPECT_LT(checks, enter) << text;
+    EXPECT_LT(enter, alloc) << text;
+    EXPECT_EQ(harena_test::count_destructors(out, "harena_pipeline_exit_as_destructor"), 1) << text;
+    // A size check guards the slice where the buffer is created.
+    EXPECT_NE(text.find("halide_error_buffer_allocation_too_large(\"e\""), std::string::npos) << text;
+}
+
+TEST(PassHandBuilt, SmallConstantAllocationsStayOnTheStack) {
+    Stmt s = Allocate::make("t", Float(32), MemoryType::Auto, {16}, const_true(), store("t"));
+    PassReport r;
+    Stmt out = plan_arena(s, quiet(), &r);
+    EXPECT_TRUE(r.buffers.empty());
+    EXPECT_TRUE(out.same_as(s));
+}
+
+TEST(PassHandBuilt, ThePlanInTheReportPassesTheValidator) {
+    // Five overlapping buffers of different sizes in a chain.
+    Stmt s = store("v4");
+    for (int i = 4; i >= 0; i--) {
+        std::string name = "v" + std::to_string(i);
+        s = heap(name, n * (i + 1), Block::make(store(name), s));
+    }
+    PassReport r;
+    plan_arena(with_bound(s), quiet(), &r);
+    harena::Problem p;
+    harena::Plan plan;
+    for (const auto &b : r.buffers) {
+        p.buffers.push_back({b.name, b.begin, b.end, b.worst_bytes, 256});
+        plan.offsets.push_back(b.offset);
+    }
+    plan.arena_bytes = r.plan_bytes;
+    harena::Validation v = harena::validate(p, plan);
+    EXPECT_TRUE(v.ok) << v.error;
+    EXPECT_EQ(r.planned_count(), 5);
+}
+
+}  // namespace

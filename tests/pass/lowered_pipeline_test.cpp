@@ -1,0 +1,112 @@
+// The pass on statements Halide itself lowers from small pipelines, for the
+// host and for CUDA (lowering CUDA needs no GPU).
+#include "arena_pass.h"
+#include "ir_queries.h"
+
+#include <gtest/gtest.h>
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+// Runs the pass at the custom-lowering-pass point and keeps what it produced.
+class CapturingPass : public IRMutator {
+public:
+    explicit CapturingPass(harena::PassOptions o, Stmt *out, harena::PassReport *report)
+        : options(std::move(o)), out(out), report(report) {}
+    using IRMutator::mutate;
+    Stmt mutate(const Stmt &s) override {
+        *out = harena::plan_arena(s, options, report);
+        return *out;
+    }
+
+private:
+    harena::PassOptions options;
+    Stmt *out;
+    harena::PassReport *report;
+};
+
+struct Lowered {
+    Stmt stmt;
+    harena::PassReport report;
+};
+
+// A three-stage chain whose sizes follow the output and a scalar k.
+Lowered lower_chain(const Target &target) {
+    ImageParam input(Float(32), 2, "input");
+    Param<int> k("k", 4, 1, 64);
+    Func a("a"), b("b"), out("out");
+    Var x("x"), y("y"), xo, yo, xi, yi;
+    a(x, y) = input(x, y) * k;
+    b(x, y) = a(x, y) + a(x + 1, y);
+    out(x, y) = b(x, y) + b(x, y + 1);
+    Pipeline p(out);
+    p.add_requirement(out.output_buffer().dim(0).extent() <= 256 && out.output_buffer().dim(1).extent() <= 128);
+    for (Func f : {a, b}) {
+        f.compute_root();
+        if (target.has_gpu_feature()) {
+            f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+        }
+    }
+    if (target.has_gpu_feature()) {
+        out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+    }
+    Lowered l;
+    harena::PassOptions o;
+    o.pipeline_name = "chain";
+    o.trace = 0;
+    o.device_target = target.has_gpu_feature();
+    p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
+    p.compile_to_module({input, k}, "chain", target);
+    return l;
+}
+
+TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
+    Lowered l = lower_chain(get_host_target().with_feature(Target::UserContext));
+    ASSERT_EQ(l.report.planned_count(), 2);
+    for (const char *name : {"a", "b"}) {
+        const Allocate *alloc = harena_test::find_allocate(l.stmt, name);
+        ASSERT_NE(alloc, nullptr);
+        EXPECT_TRUE(alloc->new_expr.defined()) << name;
+        EXPECT_EQ(alloc->free_function, "halide_device_host_nop_free") << name;
+    }
+    // a is (256 + 1) x 129 floats at most, plus the read-past padding.
+    EXPECT_EQ(l.report.buffers[0].worst_bytes, (257u * 129u + 3u) * 4u);
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_enter"), 1);
+}
+
+TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
+    Lowered l = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    ASSERT_EQ(l.report.planned_count(), 2);
+    std::string text = harena_test::text_of(l.stmt);
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_malloc"), 0) << text;
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_free"), 0) << text;
+    EXPECT_EQ(harena_test::count_destructors(l.stmt, "halide_device_free_as_destructor"), 0) << text;
+    EXPECT_EQ(harena_test::count_destructors(l.stmt, "harena_pipeline_exit_as_destructor"), 1) << text;
+    // Both buffers are created bound to their slices of the frame.
+    EXPECT_NE(text.find("harena.base + (uint64)" + std::to_string(l.report.buffers[0].offset)), std::string::npos);
+    EXPECT_NE(text.find("halide_cuda_device_interface()"), std::string::npos);
+}
+
+TEST(PassLowered, ParamMaximumBoundsTheSizes) {
+    ImageParam input(Float(32), 1, "input");
+    Param<int> k("k", 4, 1, 100);
+    Func wide("wide"), out("out");
+    Var x("x"), c("c");
+    RDom r(0, k);
+    wide(c, x) = input(x) * c;
+    out(x) = sum(wide(r, x));
+    wide.compute_root().bound_extent(c, 100);
+    Pipeline p(out);
+    p.add_requirement(out.output_buffer().dim(0).extent() <= 50);
+    Lowered l;
+    harena::PassOptions o;
+    o.trace = 0;
+    p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
+    p.compile_to_module({input, k}, "wide", get_host_target().with_feature(Target::UserContext));
+    ASSERT_EQ(l.report.planned_count(), 1);
+    EXPECT_EQ(l.report.buffers[0].worst_bytes, (100u * 50u + 3u) * 4u);
+}
+
+}  // namespace
