@@ -8,6 +8,7 @@
 #include "solver/validator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <iostream>
 #include <sstream>
@@ -123,6 +124,7 @@ std::string kind_name(const Candidate &c) {
 }  // namespace
 
 Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
+    auto start = std::chrono::steady_clock::now();
     Preamble preamble = read_preamble(s);
     std::vector<Candidate> candidates =
         take_census(s, preamble, CensusOptions{options.device_target, options.unbounded_to_runtime});
@@ -219,6 +221,11 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     }
     if (options.trace >= 1) {
         std::cerr << plan_summary(report) << "\n";
+    }
+    if (options.trace >= 2) {
+        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::cerr << "harena: " << options.pipeline_name << ": the pass took " << ms << " ms, " << report.solve_seconds * 1e3
+                  << " ms of it in the solver\n";
     }
     if (!options.report_dir.empty()) {
         write_plan_report(report, problem, plan, options.report_dir);
