@@ -15,7 +15,8 @@ using detail::Rng;
 // Uniform in [lo, hi].
 int64_t between(Rng &rng, int64_t lo, int64_t hi) { return lo + int64_t(rng.below(uint64_t(hi - lo) + 1)); }
 
-// Log-uniform in [lo, hi), from 64-bit draws only so it is portable.
+// Log-uniform in [lo, hi). Draws come from Rng, not <random>, whose
+// distributions differ between standard libraries.
 uint64_t log_uniform(Rng &rng, uint64_t lo, uint64_t hi) {
   double u = double(rng.next() >> 11) * 0x1.0p-53;
   return std::min(hi - 1, uint64_t(double(lo) * std::exp(u * std::log(double(hi) / double(lo)))));

@@ -1,6 +1,8 @@
 // Seeded generators of problem families, shared by the solver's tests and
 // benchmark (a separate library, harena_solver_instances; the planner does
-// not link it). Same seed, same problem, on every platform.
+// not link it). Same seed, same problem: the generators use their own
+// random numbers, and only log/exp (for log-uniform sizes) could differ by
+// an ulp between C libraries.
 #pragma once
 
 #include <cstddef>

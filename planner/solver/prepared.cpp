@@ -49,6 +49,9 @@ struct AlignmentClass {
 uint64_t lower_bound(const Prepared &prepared) {
   // Only alignments that occur matter (usually just one), and any of them may
   // be the smallest live one at some time, so each keeps sums over all items.
+  // A class coarser than some live item's own alignment may wrap around, but
+  // it is read only while it is the smallest live one, and then its sum is
+  // at most check_problem's bound: unsigned arithmetic makes it exact.
   std::map<int, AlignmentClass> classes;
   for (const Item &item : prepared.items) classes[log2_of(item.alignment)].alignment = item.alignment;
 

@@ -32,7 +32,6 @@ class Searcher {
         min_offset_(items_.size(), 0),
         offset_(items_.size(), 0),
         placed_(items_.size(), false),
-        floor_(sections_, 0),
         total_(sections_, 0),
         low_(sections_, UINT64_MAX),
         cuts_(sections_, 0),
@@ -69,7 +68,7 @@ class Searcher {
  private:
   // Undo record: an overwritten value, or a placement.
   struct Change {
-    enum Kind { MinOffset, Floor, Low, Placed } kind;
+    enum Kind { MinOffset, Low, Placed } kind;
     uint32_t index;
     uint64_t old;
   };
@@ -172,8 +171,6 @@ class Searcher {
     bool ok = true;
     stamp_++;
     for (uint32_t s = item.begin; s < item.end; s++) {
-      changes_.push_back({Change::Floor, s, floor_[s]});
-      floor_[s] = top;
       total_[s] -= item.size;
       seen_[s] = stamp_;
       if (s + 1 < item.end && --cuts_[s] == 0) cut = true;
@@ -225,7 +222,6 @@ class Searcher {
       changes_.pop_back();
       switch (c.kind) {
         case Change::MinOffset: min_offset_[c.index] = c.old; break;
-        case Change::Floor: floor_[c.index] = c.old; break;
         case Change::Low: low_[c.index] = c.old; break;
         case Change::Placed: {
           const Item &item = items_[c.index];
@@ -252,7 +248,6 @@ class Searcher {
   std::vector<uint64_t> min_offset_;  // lowest aligned offset above the placed buffers an item is alive with
   std::vector<uint64_t> offset_;
   std::vector<bool> placed_;
-  std::vector<uint64_t> floor_;  // per section: top of the highest placed buffer
   std::vector<uint64_t> total_;  // per section: bytes of unplaced buffers
   std::vector<uint64_t> low_;    // per section: lowest min_offset_ of its unplaced buffers
   std::vector<uint32_t> cuts_;   // per step between sections s and s + 1: unplaced buffers alive across it

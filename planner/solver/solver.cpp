@@ -37,45 +37,70 @@ using detail::Prepared;
 
 uint64_t saturating_product(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
+// The arena at which improving stops: the lower bound times the ratio,
+// rounded down, and never below the bound.
+uint64_t good_enough(uint64_t lower_bound, double ratio) {
+  if (!(ratio > 1)) return lower_bound;
+  double slack = double(lower_bound) * (ratio - 1);
+  return slack >= double(UINT64_MAX - lower_bound) ? UINT64_MAX : lower_bound + uint64_t(slack);
+}
+
 uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets) {
   uint64_t arena = 0;
   for (size_t i = 0; i < prepared.items.size(); i++) arena = std::max(arena, offsets[i] + prepared.items[i].size);
   return arena;
 }
 
-// Runs the search with each preorder in turn, doubling the work limit each
-// round, so that an easy preorder succeeds quickly and a hard problem still
-// gets long runs (MiniMalloc's round robin).
+// The same problem with time running backwards. A plan for one is a plan
+// for the other, but the search, which fills each level left to right,
+// takes a different path through it: hard problems are often easy the other
+// way round.
+Prepared reversed_in_time(const Prepared &prepared) {
+  Prepared reversed = prepared;
+  for (detail::Item &item : reversed.items) {
+    uint32_t begin = item.begin;
+    item.begin = prepared.points - 1 - item.end;
+    item.end = prepared.points - 1 - begin;
+  }
+  return reversed;
+}
+
+// Runs the search with each preorder, forwards and backwards in time, in
+// turn, doubling the work limit each round, so that an easy variant succeeds
+// quickly and a hard problem still gets long runs (MiniMalloc's round robin).
 detail::SearchStatus search_with_restarts(const Prepared &prepared,
                                           const std::vector<std::vector<uint32_t>> &preorders, uint64_t capacity,
                                           uint64_t &work, const detail::Deadline &deadline,
                                           std::vector<uint64_t> &offsets) {
+  const Prepared reversed = reversed_in_time(prepared);
   // About one pass down the search tree to start with.
   uint64_t first = uint64_t(prepared.items.size()) * prepared.items.size();
   for (uint64_t limit = std::max<uint64_t>(1024, first);; limit *= 2) {
     for (const std::vector<uint32_t> &preorder : preorders) {
-      if (work == 0 || deadline.expired()) return detail::SearchStatus::GaveUp;
-      detail::SearchResult r = detail::search(prepared, preorder, capacity, std::min(limit, work), deadline);
-      work -= std::min(work, r.work);
-      if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
-      if (r.status != detail::SearchStatus::GaveUp) return r.status;
+      for (const Prepared *variant : {&prepared, &reversed}) {
+        if (work == 0 || deadline.expired()) return detail::SearchStatus::GaveUp;
+        detail::SearchResult r = detail::search(*variant, preorder, capacity, std::min(limit, work), deadline);
+        work -= std::min(work, r.work);
+        if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
+        if (r.status != detail::SearchStatus::GaveUp) return r.status;
+      }
     }
   }
 }
 
-// Searches for a plan at the lower bound; if there is provably none, for
-// one between it and the incumbent, by bisection. Returns whether `best`
-// improved.
-bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
+// Searches for a plan with an arena of at most `goal`; if there is provably
+// none, for one between it and the incumbent, by bisection. Returns whether
+// `best` improved.
+bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t goal,
                        uint64_t work, const detail::Deadline &deadline, Incumbent &best) {
   std::vector<std::vector<uint32_t>> preorders;
   for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
     preorders.push_back(detail::make_order(prepared, order, pressure));
   }
   bool improved = false;
-  uint64_t low = lower_bound;  // no plan has a smaller arena
+  uint64_t low = goal;  // below this is not worth looking, or proven empty
   while (best.arena > low) {
-    uint64_t capacity = low == lower_bound ? low : low + (best.arena - low) / 2;
+    uint64_t capacity = low == goal ? low : low + (best.arena - low) / 2;
     std::vector<uint64_t> offsets;
     detail::SearchStatus status = search_with_restarts(prepared, preorders, capacity, work, deadline, offsets);
     if (status == detail::SearchStatus::Found) {
@@ -91,6 +116,45 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
   return improved;
 }
 
+// The greedy passes: best fit, then lowest first, for each order, stopping
+// early at `goal`. `best` gets the smallest arena and `method` how it was
+// made; `first_lowest` the first lowest-first pass, where the squeaky wheel
+// starts.
+struct Greedy {
+  Incumbent best, first_lowest;
+  std::string method;
+};
+
+Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure, const SolverOptions &options,
+                     uint64_t goal) {
+  Greedy greedy;
+  auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
+    if (candidate.arena < greedy.best.arena) {
+      greedy.best = std::move(candidate);
+      greedy.method = std::string(kind) + " " + order_name(order);
+    }
+  };
+  detail::BestFit best_fit(prepared);
+  std::vector<Order> best_fit_orders = options.best_fit_orders;
+  if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
+  for (Order order : best_fit_orders) {
+    if (greedy.best.arena <= goal) break;
+    Incumbent candidate;
+    candidate.order = detail::make_order(prepared, order, pressure);
+    candidate.arena = best_fit.run(candidate.order, candidate.offsets);
+    consider(std::move(candidate), "best-fit", order);
+  }
+  for (Order order : options.lowest_first_orders) {
+    if (greedy.best.arena <= goal) break;
+    Incumbent candidate;
+    candidate.order = detail::make_order(prepared, order, pressure);
+    candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets);
+    if (greedy.first_lowest.order.empty()) greedy.first_lowest = candidate;
+    consider(std::move(candidate), "lowest-first", order);
+  }
+  return greedy;
+}
+
 }  // namespace
 
 Plan solve(const Problem &problem, const SolverOptions &options) {
@@ -103,49 +167,25 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
   plan.lower_bound = detail::lower_bound(prepared);
   plan.method = "nothing to place";
   if (!prepared.items.empty()) {
-    const uint64_t bound = plan.lower_bound;
-    std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
-    Incumbent best;
-    auto consider = [&](Incumbent &&candidate, std::string method) {
-      if (candidate.arena < best.arena) {
-        best = std::move(candidate);
-        plan.method = std::move(method);
-      }
-    };
-
-    detail::BestFit best_fit(prepared);
-    std::vector<Order> best_fit_orders = options.best_fit_orders;
-    if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
-    for (Order order : best_fit_orders) {
-      if (best.arena == bound) break;
-      Incumbent candidate;
-      candidate.order = detail::make_order(prepared, order, pressure);
-      candidate.arena = best_fit.run(candidate.order, candidate.offsets);
-      consider(std::move(candidate), std::string("best-fit ") + order_name(order));
-    }
-    Incumbent first_lowest;  // the first lowest-first pass, where the squeaky wheel starts
-    for (Order order : options.lowest_first_orders) {
-      if (best.arena == bound) break;
-      Incumbent candidate;
-      candidate.order = detail::make_order(prepared, order, pressure);
-      candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets);
-      if (first_lowest.order.empty()) first_lowest = candidate;
-      consider(std::move(candidate), std::string("lowest-first ") + order_name(order));
-    }
+    const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
+    const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
+    Greedy greedy = greedy_passes(prepared, pressure, options, goal);
+    Incumbent &best = greedy.best;
+    plan.method = greedy.method;
 
     detail::Deadline deadline(options.time_budget_ms);
-    if (best.arena > bound && !first_lowest.order.empty() && options.improve_passes > 0) {
+    if (best.arena > goal && !greedy.first_lowest.order.empty() && options.improve_passes > 0) {
       uint64_t before = best.arena;
-      detail::squeaky_wheel(prepared, first_lowest, bound, {options.improve_passes, options.improve_placements},
-                            deadline, best);
+      detail::squeaky_wheel(prepared, greedy.first_lowest, plan.lower_bound, goal,
+                            {options.improve_passes, options.improve_placements}, deadline, best);
       if (best.arena < before) {
         plan.method = std::string("lowest-first ") + order_name(options.lowest_first_orders[0]) + " + squeaky wheel";
       }
     }
-    if (best.arena > bound && prepared.items.size() <= options.search_max_buffers && options.search_work_per_buffer > 0 &&
-        improve_by_search(prepared, pressure, bound, saturating_product(options.search_work_per_buffer, prepared.items.size()),
-                          deadline, best)) {
-      plan.method = "exact search";
+    if (best.arena > goal && prepared.items.size() <= options.search_max_buffers &&
+        options.search_work_per_buffer > 0) {
+      uint64_t work = saturating_product(options.search_work_per_buffer, prepared.items.size());
+      if (improve_by_search(prepared, pressure, goal, work, deadline, best)) plan.method = "exact search";
     }
 
     for (size_t i = 0; i < prepared.items.size(); i++) plan.offsets[prepared.items[i].index] = best.offsets[i];

@@ -1,13 +1,12 @@
 #include "solver/squeaky_wheel.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "solver/lowest_first.h"
 
 namespace harena::detail {
 
-void squeaky_wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound,
+void squeaky_wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
                    const SqueakyWheelBudget &budget, const Deadline &deadline, Incumbent &best) {
   const size_t n = prepared.items.size();
   // A raise of this much (for the buffer highest above the bound) moves a
@@ -22,7 +21,7 @@ void squeaky_wheel(const Prepared &prepared, const Incumbent &start, uint64_t lo
   uint64_t arena = start.arena;
   uint64_t placed = 0;
 
-  for (uint64_t pass = 0; pass < budget.passes && best.arena > lower_bound; pass++) {
+  for (uint64_t pass = 0; pass < budget.passes && best.arena > goal; pass++) {
     if (placed + n > budget.placements || deadline.expired()) break;
     for (size_t i = 0; i < n; i++) {
       uint64_t top = offsets[i] + prepared.items[i].size;

@@ -20,9 +20,10 @@ struct SqueakyWheelBudget {
 };
 
 // Starts from `start` (a lowest-first incumbent) and replaces `best` by any
-// better plan found, until the arena reaches lower_bound or the budget or
-// deadline runs out.
-void squeaky_wheel(const Prepared &, const Incumbent &start, uint64_t lower_bound, const SqueakyWheelBudget &,
-                   const Deadline &, Incumbent &best);
+// better plan found, until best's arena is at most `goal` or the budget or
+// deadline runs out. Priorities grow with how far buffers end above
+// `lower_bound`.
+void squeaky_wheel(const Prepared &, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
+                   const SqueakyWheelBudget &, const Deadline &, Incumbent &best);
 
 }  // namespace harena::detail

@@ -24,6 +24,8 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: harena-plan problem.csv [-o plan.csv] [--svg plan.svg] [--budget-ms N]\n"
+    "  problem.csv     id,lower,upper,size[,alignment] with half-open lifetimes\n"
+    "                  [lower, upper); alignment is 1 where the column is absent\n"
     "  -o plan.csv     write the plan: the problem's columns plus offset\n"
     "  --svg plan.svg  draw the plan\n"
     "  --budget-ms N   improve the plan for up to N milliseconds instead of the\n"

@@ -127,10 +127,12 @@ TEST(Solver, EveryOptionAloneStillGivesValidPlans) {
 }
 
 TEST(Solver, MatchesBruteForceOnTinyProblems) {
+  SolverOptions exact;
+  exact.good_enough_ratio = 1.0;
   std::mt19937_64 rng(3);
   for (int k = 0; k < 300; k++) {
     Problem p = testing::random_problem(rng, 1 + k % 6);
-    Plan plan = solve_checked(p);
+    Plan plan = solve_checked(p, exact);
     EXPECT_EQ(plan.arena_bytes, brute_force_optimum(p)) << "instance " << k;
   }
 }
