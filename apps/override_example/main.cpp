@@ -8,8 +8,6 @@
 // On a machine with a CUDA device the host-cuda build runs against a device
 // arena; otherwise (or with --host) the host build runs against a host arena
 // through the host heap hook.
-#include <dlfcn.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -33,18 +31,6 @@ using Pipeline = int (*)(halide_buffer_t *, halide_buffer_t *, halide_buffer_t *
 
 constexpr int kComponents = 64;
 constexpr int kMaxK = 24;
-
-// Checked before Halide touches CUDA: its default error handler aborts.
-bool cuda_usable() {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (lib == nullptr) {
-        return false;
-    }
-    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(lib, "cuInit"));
-    auto count = reinterpret_cast<int (*)(int *)>(dlsym(lib, "cuDeviceGetCount"));
-    int devices = 0;
-    return init != nullptr && count != nullptr && init(0) == 0 && count(&devices) == 0 && devices > 0;
-}
 
 struct Run {
     Buffer<int32_t> selected;
@@ -89,7 +75,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    const bool gpu = !force_host && cuda_usable();
+    const bool gpu = !force_host && harena_cuda_device_count() > 0;
     const Pipeline pipeline = gpu ? select_k_stages_cuda : select_k_stages_host;
 
     Buffer<float> components(7, 7, 16, kComponents);

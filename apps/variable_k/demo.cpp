@@ -16,7 +16,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <dlfcn.h>
 #include <iostream>
 #include <random>
 #include <string>
@@ -24,17 +23,6 @@
 using Halide::Runtime::Buffer;
 
 namespace {
-
-bool cuda_usable() {
-    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (!lib) {
-        return false;
-    }
-    auto init = (int (*)(unsigned))dlsym(lib, "cuInit");
-    auto count = (int (*)(int *))dlsym(lib, "cuDeviceGetCount");
-    int n = 0;
-    return init && count && init(0) == 0 && count(&n) == 0 && n > 0;
-}
 
 void show_plan(bool gpu) {
     std::cout << "== The arena plan of the " << (gpu ? "CUDA" : "CPU") << " build\n"
@@ -44,7 +32,7 @@ void show_plan(bool gpu) {
 }  // namespace
 
 int main() {
-    const bool gpu = cuda_usable();
+    const bool gpu = harena_cuda_device_count() > 0;
     show_plan(gpu);
     const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
     const uint64_t arena_bytes = gpu ? VARIABLE_K_CUDA_ARENA_ARENA_BYTES : VARIABLE_K_CPU_ARENA_ARENA_BYTES;

@@ -36,6 +36,14 @@ int resolve_options(const harena_options *given, const char *function, harena_op
     return HARENA_OK;
 }
 
+int too_large(void *user_context, const char *function, uint64_t capacity) {
+    return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                        "%s: capacity %s is above the %s an arena can hold", function, bytes_text(capacity).text,
+                        bytes_text(kMaxCapacity).text);
+}
+
+}  // namespace
+
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options) {
     auto *arena = new (std::nothrow) harena_arena;
     if (arena == nullptr) {
@@ -49,20 +57,12 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     return arena;
 }
 
-int too_large(void *user_context, const char *function, uint64_t capacity) {
-    return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT,
-                        "%s: capacity %s is above the %s an arena can hold", function, bytes_text(capacity).text,
-                        bytes_text(kMaxCapacity).text);
-}
-
 // The last step of creation: from here on other threads may find the arena.
 void publish(harena_arena *arena, harena_arena **out) {
     arena->magic = kArenaMagic;
     register_arena(arena);
     *out = arena;
 }
-
-}  // namespace
 
 }  // namespace harena::detail
 
@@ -173,6 +173,7 @@ int harena_destroy(harena_arena *arena) {
         device_release(*arena);
         break;
     case Backing::user:
+    case Backing::measure:
         break;
     }
     delete arena;
@@ -192,7 +193,7 @@ int harena_get_info(const harena_arena *arena, harena_info *info) {
     info->alignment = arena->alignment;
     info->overflow_policy = arena->overflow_policy;
     info->debug = arena->debug ? 1 : 0;
-    info->owns_memory = arena->backing == Backing::user ? 0 : 1;
+    info->owns_memory = arena->backing == Backing::host || arena->backing == Backing::device ? 1 : 0;
     return HARENA_OK;
 }
 

@@ -17,7 +17,9 @@ namespace harena::detail {
 // as "not an arena" on the paths that do not consult the registry.
 constexpr uint64_t kArenaMagic = 0x68617265'6e61'0e14ULL;
 
-enum class Backing { host, device, user };
+// Where the memory comes from; a measuring arena has none and only records
+// what planned pipelines ask for (measure.cpp).
+enum class Backing { host, device, user, measure };
 
 struct Frame {
     uint64_t id;
@@ -93,6 +95,8 @@ struct harena_arena {
     std::atomic<uint32_t> attached_scopes{0};
     std::atomic<uint64_t> allocation_wraps{0};
     uint64_t allocation_baseline = 0;  // count at the last statistics reset
+    uint64_t measured_bytes = 0;             // measuring arenas: the last planned pipeline's request
+    uint64_t measured_worst_case_bytes = 0;
     uint64_t frames_pushed = 0;
     uint32_t max_depth = 0;
     uint64_t next_frame_id = 1;
@@ -103,6 +107,12 @@ struct harena_arena {
 };
 
 namespace harena::detail {
+
+// A new arena object with the options applied and no memory yet.
+harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options);
+
+// The last step of creation: from here on other threads may find the arena.
+void publish(harena_arena *arena, harena_arena **out);
 
 // Live arenas, for checks that must not dereference a stale or foreign
 // pointer and for finding the arena of an address from any thread.

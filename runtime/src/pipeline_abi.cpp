@@ -42,6 +42,13 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    if (arena.backing == Backing::measure) {
+        // Not an error: the caller asked for the size, and gets it instead
+        // of a run.
+        arena.measured_bytes = bytes;
+        arena.measured_worst_case_bytes = worst_case_bytes;
+        return HARENA_MEASURED;
+    }
     if (arena.device_interface != device_interface) {
         return report_error(user_context, HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE,
                             "pipeline '%s' places its buffers in %s memory (device interface %p) but arena %p "

@@ -6,6 +6,8 @@
 #include "host_pipeline_table.h"
 #include "pipeline_harness.h"
 
+#include "harena/arena.hpp"
+
 #include "e2e_multi_output_arena.arena.h"
 #include "e2e_multi_output_arena.h"
 #include "e2e_multi_output_plain.h"
@@ -16,20 +18,6 @@
 
 using Halide::Runtime::Buffer;
 using namespace harena_test;
-
-// The extern stage of generators/extern_stage.cpp: out = in * k over out's region.
-extern "C" int harena_test_extern_scale(halide_buffer_t *in, int32_t k, halide_buffer_t *out) {
-    if (in->is_bounds_query()) {
-        for (int d = 0; d < 2; d++) {
-            in->dim[d].min = out->dim[d].min;
-            in->dim[d].extent = out->dim[d].extent;
-        }
-        return 0;
-    }
-    Buffer<float> src(*in), dst(*out);
-    dst.for_each_element([&](int x, int y) { dst(x, y) = src(x, y) * (float)k; });
-    return 0;
-}
 
 namespace {
 
@@ -104,6 +92,27 @@ TEST_P(HostPipeline, RefusesMissingArenaAndValuesBeyondDeclaredBounds) {
     EXPECT_NE(last_error().find("Requirement"), std::string::npos) << last_error();
     // No refusal leaves a frame behind.
     EXPECT_EQ(arena.frame_depth(), 0u) << p.name;
+}
+
+TEST_P(HostPipeline, MeasuringGivesTheBytesOfARealRunWithoutRunning) {
+    const GeneratedPipeline &p = GetParam();
+    for (Case c : {Case{16, 16, 1}, Case{97, 61, 7}, Case{kMaxExtent, kMaxExtent, kMaxK}}) {
+        Buffer<float> in(c.w, c.h), out(c.w, c.h);
+        fill_random(in, 9);
+        out.fill(NAN);
+        uint64_t measured = harena::measure([&](void *uc) { return p.planned(uc, in, c.k, out); });
+        bool untouched = true;
+        out.for_each_value([&](float v) { untouched &= std::isnan(v); });
+        EXPECT_TRUE(untouched) << p.name << ": measuring ran a stage";
+        EXPECT_LE(measured, p.arena_bytes) << p.name;
+        HostArena arena(p.arena_bytes);
+        ASSERT_EQ(p.planned(arena.get(), in, c.k, out), 0) << last_error();
+        // The arena reserves whole alignment units.
+        EXPECT_EQ((measured + 255) / 256 * 256, arena.high_water()) << p.name << " at " << c.w << "x" << c.h;
+    }
+    Buffer<float> wide(kMaxExtent + 1, 4);
+    EXPECT_THROW((void)harena::measure([&](void *uc) { return p.planned(uc, wide, 1, wide); }), harena::Error)
+        << p.name << ": arguments beyond the declared bounds are refused, not measured";
 }
 
 INSTANTIATE_TEST_SUITE_P(E2E, HostPipeline, ::testing::ValuesIn(kHostPipelines),

@@ -34,6 +34,20 @@ extern "C" void halide_error(void *, const char *msg) {
     error_text = msg;
 }
 
+// The extern stage of generators/extern_stage.cpp: out = in * k over out's region.
+extern "C" int harena_test_extern_scale(halide_buffer_t *in, int32_t k, halide_buffer_t *out) {
+    if (in->is_bounds_query()) {
+        for (int d = 0; d < 2; d++) {
+            in->dim[d].min = out->dim[d].min;
+            in->dim[d].extent = out->dim[d].extent;
+        }
+        return 0;
+    }
+    Halide::Runtime::Buffer<float> src(*in), dst(*out);
+    dst.for_each_element([&](int x, int y) { dst(x, y) = src(x, y) * (float)k; });
+    return 0;
+}
+
 namespace harena_test {
 
 HostArena::HostArena(uint64_t bytes) {

@@ -1,5 +1,7 @@
 #include "cuda_driver.h"
 
+#include "harena/runtime.h"
+
 #include <dlfcn.h>
 
 #include <atomic>
@@ -39,14 +41,7 @@ CUresult counting_free(CUdeviceptr pointer) {
 }  // namespace
 
 bool cuda_usable() {
-    void *lib = libcuda();
-    if (lib == nullptr) {
-        return false;
-    }
-    auto init = reinterpret_cast<CUresult (*)(unsigned)>(dlsym(lib, "cuInit"));
-    auto count = reinterpret_cast<CUresult (*)(int *)>(dlsym(lib, "cuDeviceGetCount"));
-    int devices = 0;
-    return init != nullptr && count != nullptr && init(0) == 0 && count(&devices) == 0 && devices > 0;
+    return harena_cuda_device_count() > 0;
 }
 
 CudaDriverCounts cuda_driver_counts() {

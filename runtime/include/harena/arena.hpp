@@ -191,4 +191,27 @@ private:
     harena_scope scope_{};
 };
 
+// The arena bytes a planned pipeline needs for particular arguments:
+// `call(user_context)` must call the pipeline with that user_context; it runs
+// the pipeline's argument checks and stops before any stage. Throws Error
+// with the pipeline's own code when its arguments are refused.
+//     uint64_t bytes = harena::measure([&](void *uc) { return chain(uc, in, k, out); });
+template<typename Call>
+[[nodiscard]] std::uint64_t measure(Call &&call) {
+    harena_arena *arena = nullptr;
+    detail::check(harena_create_measuring(&arena));
+    const int code = call(static_cast<void *>(arena));
+    std::uint64_t bytes = 0;
+    const int read = harena_measured_bytes(arena, &bytes, nullptr);
+    (void)harena_destroy(arena);
+    if (code == HARENA_OK) {
+        return 0;  // a pipeline that plans nothing runs without asking
+    }
+    if (code != HARENA_MEASURED) {
+        throw Error(code, harena_last_error());
+    }
+    detail::check(read);
+    return bytes;
+}
+
 }  // namespace harena

@@ -61,7 +61,10 @@ enum harena_error_code {
     /* A free of an address that does not lie in the arena. */
     HARENA_ERROR_NOT_IN_ARENA = -1010,
     /* A destroy while frames are pushed or scopes are attached. */
-    HARENA_ERROR_ARENA_IN_USE = -1011
+    HARENA_ERROR_ARENA_IN_USE = -1011,
+    /* Not a failure: a planned pipeline called with a measuring arena stopped
+     * before running and left its size (harena_measured_bytes). */
+    HARENA_MEASURED = -1012
 };
 
 enum harena_overflow_policy {
@@ -204,6 +207,11 @@ int harena_scope_end(harena_scope *scope);
  * interface (NULL: host), or NULL. */
 harena_arena *harena_active_arena(const struct halide_device_interface_t *device_interface);
 
+/* Number of CUDA devices the driver reports (0 when libcuda is missing or
+ * cuInit fails). Ask before running a CUDA pipeline: Halide's default error
+ * handler aborts when its CUDA runtime finds no device. */
+int harena_cuda_device_count(void);
+
 /* The last message reported on the calling thread; "" if none. */
 const char *harena_last_error(void);
 
@@ -218,6 +226,15 @@ const char *harena_last_error(void);
 int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
                           uint64_t worst_case_bytes);
+
+/* A measuring arena holds no memory: a planned pipeline called with it checks
+ * its arguments, records the bytes this call would need and returns
+ * HARENA_MEASURED before any stage runs. */
+int harena_create_measuring(harena_arena **arena);
+
+/* What the last planned pipeline called with a measuring arena asked for:
+ * the bytes for its actual arguments and its declared worst case. */
+int harena_measured_bytes(const harena_arena *arena, uint64_t *bytes, uint64_t *worst_case_bytes);
 
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
  * reporting an error if there is none. */

@@ -1,0 +1,92 @@
+// The pyramid app: run the pyramid pipeline on images whose size changes on
+// every run (a seeded sequence), on the GPU if one is usable and on the CPU
+// otherwise (or with --cpu), and check each run of the planned pipeline
+// against the pipeline built without the plan, bit for bit.
+#include "HalideBuffer.h"
+#include "HalideRuntimeCuda.h"
+#include "harena/runtime.h"
+
+#include "pyramid_cpu.h"
+#include "pyramid_cpu_arena.arena.h"
+#include "pyramid_cpu_arena.h"
+#include "pyramid_cuda.h"
+#include "pyramid_cuda_arena.arena.h"
+#include "pyramid_cuda_arena.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+
+using Halide::Runtime::Buffer;
+
+namespace {
+
+bool cuda_usable() {
+    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (lib == nullptr) {
+        return false;
+    }
+    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(lib, "cuInit"));
+    auto count = reinterpret_cast<int (*)(int *)>(dlsym(lib, "cuDeviceGetCount"));
+    int n = 0;
+    return init != nullptr && count != nullptr && init(0) == 0 && count(&n) == 0 && n > 0;
+}
+
+bool same(Buffer<float> &a, Buffer<float> &b) {
+    a.copy_to_host();
+    b.copy_to_host();
+    return std::memcmp(a.data(), b.data(), a.size_in_bytes()) == 0;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && cuda_usable();
+    const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
+    const uint64_t arena_bytes = gpu ? PYRAMID_CUDA_ARENA_ARENA_BYTES : PYRAMID_CPU_ARENA_ARENA_BYTES;
+    const uint64_t lower_bound = gpu ? PYRAMID_CUDA_ARENA_ARENA_LOWER_BOUND : PYRAMID_CPU_ARENA_ARENA_LOWER_BOUND;
+    std::printf("pyramid on the %s: %d planned intermediates, arena %llu bytes (lower bound %llu)\n",
+                gpu ? "GPU (CUDA)" : "CPU", gpu ? PYRAMID_CUDA_ARENA_ARENA_BUFFERS : PYRAMID_CPU_ARENA_ARENA_BUFFERS,
+                (unsigned long long)arena_bytes, (unsigned long long)lower_bound);
+
+    harena_arena *arena = nullptr;
+    if (harena_create(nullptr, device, arena_bytes, nullptr, &arena) != 0) {
+        std::fprintf(stderr, "cannot create the arena: %s\n", harena_last_error());
+        return 1;
+    }
+    // The CPU check stays small so that it runs in CI within seconds; the
+    // GPU goes up to the declared maximum of 2048 per dimension.
+    const int max_extent = gpu ? 2048 : 256;
+    const int runs = gpu ? 12 : 8;
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> extent(32, max_extent);
+    std::uniform_real_distribution<float> value(0.0f, 1.0f);
+    const float alpha = 0.75f;
+
+    int failures = 0;
+    for (int run = 0; run < runs; run++) {
+        const int w = extent(rng), h = extent(rng);
+        Buffer<float> input(w, h), expected(w, h), actual(w, h);
+        input.for_each_value([&](float &v) { v = value(rng); });
+        const int e1 = gpu ? pyramid_cuda(input, alpha, expected) : pyramid_cpu(input, alpha, expected);
+        const int e2 = gpu ? pyramid_cuda_arena(arena, input, alpha, actual)
+                           : pyramid_cpu_arena(arena, input, alpha, actual);
+        const bool ok = e1 == 0 && e2 == 0 && same(expected, actual);
+        failures += ok ? 0 : 1;
+        std::printf("run %2d  %4d x %4d  %s\n", run, w, h, ok ? "bit-identical" : "MISMATCH");
+    }
+    harena_stats stats;
+    harena_get_stats(arena, &stats);
+    std::printf("arena high-water %llu of %llu bytes over %llu frames\n", (unsigned long long)stats.high_water,
+                (unsigned long long)stats.capacity, (unsigned long long)stats.frames_pushed);
+    harena_destroy(arena);
+    if (gpu) {
+        halide_device_release(nullptr, device);
+    }
+    std::printf("%s: %d of %d runs bit-identical to the pipeline without the plan\n", failures ? "FAILED" : "OK",
+                runs - failures, runs);
+    return failures ? 1 : 0;
+}
