@@ -38,7 +38,9 @@ public:
     Expr found;
     using IRVisitor::visit;
     void visit(const Call *op) override {
-        if (!found.defined() && (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device") &&
+        if (!found.defined() &&
+            (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device" ||
+             op->name == "halide_device_and_host_malloc") &&
             op->args.size() == 2) {
             found = op->args[1];
         }
@@ -48,11 +50,15 @@ public:
 
 class MentionsAllocation : public IRVisitor {
 public:
-    explicit MentionsAllocation(const std::map<const Allocate *, Placement> &p) : placed(p) {}
-    const std::map<const Allocate *, Placement> &placed;
+    explicit MentionsAllocation(const std::map<const IRNode *, Placement> &p) : placed(p) {}
+    const std::map<const IRNode *, Placement> &placed;
     bool found = false;
     using IRVisitor::visit;
     void visit(const Allocate *op) override {
+        found |= placed.count(op) > 0;
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
         found |= placed.count(op) > 0;
         IRVisitor::visit(op);
     }
@@ -74,14 +80,14 @@ bool is_main_branch(const IfThenElse *op) {
 // emits a run of four or more asserts as one batch whose failure returns
 // without running registered destructors, so a frame opened before such a
 // batch would stay pushed when a check fails.
-Stmt open_before_first_use(const Stmt &s, const std::map<const Allocate *, Placement> &placed,
+Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
                            const std::function<Stmt(const Stmt &)> &prologue) {
     auto mentions = [&](const Stmt &t) {
         MentionsAllocation m(placed);
         t.accept(&m);
         return m.found;
     };
-    if (const LetStmt *op = s.as<LetStmt>()) {
+    if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
         return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
     }
     if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
@@ -118,7 +124,15 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
 }
 
 std::string kind_name(const Candidate &c) {
-    return c.kind == BufferKind::Device ? "device" : "host";
+    switch (c.kind) {
+    case BufferKind::Device:
+        return "device";
+    case BufferKind::DeviceAndHost:
+        return "device (also on host)";
+    case BufferKind::Host:
+        break;
+    }
+    return "host";
 }
 
 }  // namespace
@@ -157,7 +171,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     report.arena_bytes = (plan.arena_bytes + options.alignment - 1) / options.alignment * options.alignment;
     report.lower_bound = plan.lower_bound;
     report.solve_seconds = plan.solve_seconds;
-    std::map<const Allocate *, Placement> placed;
+    std::map<const IRNode *, Placement> placed;
     size_t k = 0;
     for (const Candidate &c : candidates) {
         BufferDecision d;
@@ -175,7 +189,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             d.begin = c.begin;
             d.end = c.end;
             d.offset = plan.offsets[k++];
-            placed[c.alloc] = Placement{&c, d.offset};
+            placed[c.node] = Placement{&c, d.offset};
         }
         report.buffers.push_back(d);
     }

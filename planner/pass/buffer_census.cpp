@@ -115,6 +115,12 @@ public:
     void visit(const LetStmt *op) override {
         tick();
         op->value.accept(this);
+        int index = consider_host_and_device(op);
+        if (index >= 0) {
+            const std::string &name = found[index].name;
+            live[name].push_back(index);
+            host_and_device.insert(name);
+        }
         // Sizes are expressed in the names visible where the frame opens, so
         // every let below the preamble is substituted into them.
         bool inner = preamble.visible.count(op->name) == 0;
@@ -124,6 +130,10 @@ public:
         op->body.accept(this);
         if (inner) {
             lets.pop_back();
+        }
+        if (index >= 0) {
+            live[found[index].name].pop_back();
+            host_and_device.erase(found[index].name);
         }
     }
 
@@ -176,7 +186,9 @@ public:
             e.accept(this);
         }
         op->condition.accept(this);
-        int index = consider(op);
+        // The host side of a buffer on host and device: its device part is
+        // the candidate, seen at the buffer's creation.
+        int index = host_and_device.count(op->name) ? -1 : consider(op);
         if (index >= 0) {
             live[op->name].push_back(index);
         }
@@ -201,6 +213,7 @@ private:
     std::vector<Loop> loops;
     std::map<std::string, std::vector<int>> live;    // name -> candidates in scope
     std::map<int, size_t> loop_depth;                // candidate -> loops enclosing its allocation
+    std::set<std::string> host_and_device;           // DeviceAndHost candidates in scope
     int forks = 0;
     int64_t step = 0;
 
@@ -263,20 +276,20 @@ private:
             return -1;
         }
         Candidate c;
-        c.alloc = op;
+        c.node = op;
         c.name = op->name;
         c.begin = step;
         c.end = step + 1;
         DeviceShape shape;
-        BufferUse u(op->name);
-        op->body.accept(&u);
         if (options.device_target) {
             c.kind = BufferKind::Device;
+            BufferUse u(op->name);
+            op->body.accept(&u);
             if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
                 return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
             }
             if (u.device_and_host_malloc || u.destructor == "halide_device_and_host_free_as_destructor") {
-                return record(c, false, "buffer on host and device (halide_device_and_host_malloc): left to Halide's allocator");
+                return record(c, false, "buffer on host and device in an unusual form: left to Halide's allocator");
             }
             if (u.destructor != "halide_device_free_as_destructor" || !device_shape_of(u.init_value, shape)) {
                 return record(c, false, "no device allocation of the usual form: left to Halide's allocator");
@@ -297,6 +310,37 @@ private:
             }
             shape.bytes = (n + 3) * make_const(Int(64), op->type.bytes());
         }
+        return bound(c, shape);
+    }
+
+    // `let X.buffer = ...` whose buffer Halide allocates on host and device:
+    // its device part can be planned. Returns the candidate or -1.
+    int consider_host_and_device(const LetStmt *op) {
+        if (!options.device_target || inside_device_code() || !ends_with(op->name, ".buffer")) {
+            return -1;
+        }
+        std::string name = op->name.substr(0, op->name.size() - 7);
+        BufferUse u(name);
+        op->body.accept(&u);
+        if (!u.device_and_host_malloc || u.destructor != "halide_device_and_host_free_as_destructor") {
+            return -1;
+        }
+        Candidate c;
+        c.node = op;
+        c.name = name;
+        c.kind = BufferKind::DeviceAndHost;
+        c.begin = step;
+        c.end = step + 1;
+        DeviceShape shape;
+        if (!device_shape_of(op->value, shape)) {
+            return record(c, false, "buffer on host and device in an unusual form: left to Halide's allocator");
+        }
+        return bound(c, shape);
+    }
+
+    // The checks every candidate shares: not concurrent, and a size with a
+    // compile-time bound.
+    int bound(Candidate c, const DeviceShape &shape) {
         if (const char *why = concurrency()) {
             return record(c, false, std::string(why) + ": left to the runtime allocator");
         }

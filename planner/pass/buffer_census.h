@@ -9,12 +9,16 @@
 namespace harena {
 
 enum class BufferKind {
-    Device,  // device memory bound through the buffer's halide_buffer_t
-    Host,    // a heap Allocate of a host pipeline
+    Device,         // device memory bound through the buffer's halide_buffer_t
+    DeviceAndHost,  // the same, for a buffer Halide also keeps on the host
+                    // (halide_device_and_host_malloc); the host part stays Halide's
+    Host,           // a heap Allocate of a host pipeline
 };
 
 struct Candidate {
-    const Halide::Internal::Allocate *alloc = nullptr;
+    // The Allocate, or for DeviceAndHost the `let <name>.buffer` that creates
+    // the buffer (Halide allocates such buffers before their Allocate node).
+    const Halide::Internal::IRNode *node = nullptr;
     std::string name;
     BufferKind kind = BufferKind::Host;
     bool planned = false;

@@ -11,6 +11,9 @@ namespace {
 
 // Halide's no-op free: the arena, not the pipeline, owns planned memory.
 const char *const kNopFree = "halide_device_host_nop_free";
+// For buffers on host and device: frees the host part Halide allocated and
+// detaches the device part, which is a slice of the arena (runtime/src/planned_buffers.cpp).
+const char *const kHostPartFree = "harena_planned_host_free";
 
 bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
     const Call *c = e.as<Call>();
@@ -21,28 +24,33 @@ bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
     return v && ends_with(v->name, ".buffer") && planned.contains(v->name.substr(0, v->name.size() - 7));
 }
 
-bool is_free_destructor(const Expr &e, const Scope<> &planned) {
+bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &planned) {
     const Call *c = e.as<Call>();
     if (!c || !c->is_intrinsic(Call::register_destructor) || c->args.size() != 2) {
         return false;
     }
     const StringImm *fn = c->args[0].as<StringImm>();
     const Variable *v = c->args[1].as<Variable>();
-    return fn && fn->value == "halide_device_free_as_destructor" && v && ends_with(v->name, ".buffer") &&
+    return fn && fn->value == destructor && v && ends_with(v->name, ".buffer") &&
            planned.contains(v->name.substr(0, v->name.size() - 7));
+}
+
+Expr user_context() {
+    return Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
 }
 
 class RewriteAllocations : public IRMutator {
 public:
-    RewriteAllocations(const std::map<const Allocate *, Placement> &p, const Expr &b, const Expr &i)
+    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i)
         : placed(p), base(b), device_interface(i) {}
 
     using IRMutator::visit;
 
 private:
-    const std::map<const Allocate *, Placement> &placed;
+    const std::map<const IRNode *, Placement> &placed;
     Expr base, device_interface;
     Scope<> device_buffers;                 // planned device buffers in scope
+    Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
     std::map<std::string, uint64_t> offset_of;
 
     Expr slice(uint64_t offset) const { return base + make_const(UInt(64), offset); }
@@ -76,16 +84,40 @@ private:
         }
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     new_expr, free_function);
-        // The slice holds the worst case; a size above it means the bounds
-        // the plan was made from were wrong, and must never reach a kernel.
+        return with_size_check(c, alloc);
+    }
+
+    // The slice holds the worst case; a size above it means the bounds the
+    // plan was made from were wrong, and must never reach a kernel.
+    static Stmt with_size_check(const Candidate &c, const Stmt &s) {
         Expr bytes = cast(UInt(64), c.size);
         Expr worst = make_const(UInt(64), c.worst_bytes);
         Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                                {StringImm::make(op->name), bytes, worst}, Call::Extern);
-        return Block::make(AssertStmt::make(bytes <= worst, error), alloc);
+                                {StringImm::make(c.name), bytes, worst}, Call::Extern);
+        return Block::make(AssertStmt::make(bytes <= worst, error), s);
+    }
+
+    // The host part of a buffer on host and device is Halide's; its device
+    // part must never reach Halide's free.
+    Expr host_part_free(const Call *free_call) const {
+        return Call::make(Int(32), kHostPartFree, {user_context(), free_call->args[0]}, Call::Extern);
     }
 
     Stmt visit(const LetStmt *op) override {
+        auto it = placed.find(op);
+        if (it != placed.end()) {
+            // A buffer on host and device, created here and allocated by
+            // halide_device_and_host_malloc, which finds the device part
+            // bound and allocates only the host part.
+            const Candidate &c = *it->second.candidate;
+            ScopedBinding<> bind(device_buffers, c.name);
+            ScopedBinding<> both(host_and_device_buffers, c.name);
+            Stmt body = mutate(op->body);
+            return with_size_check(c, LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
+        }
+        if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
+            return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
+        }
         if (ends_with(op->name, ".buffer") && device_buffers.contains(op->name.substr(0, op->name.size() - 7))) {
             uint64_t offset = offset_of.at(op->name.substr(0, op->name.size() - 7));
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
@@ -98,7 +130,16 @@ private:
     }
 
     Stmt visit(const Evaluate *op) override {
-        if (is_free_destructor(op->value, device_buffers) ||
+        if (is_destructor(op->value, "halide_device_and_host_free_as_destructor", host_and_device_buffers)) {
+            const Call *c = op->value.as<Call>();
+            return Evaluate::make(Call::make(c->type, c->name,
+                                             {StringImm::make(std::string(kHostPartFree) + "_as_destructor"), c->args[1]},
+                                             c->call_type));
+        }
+        if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
+            return Evaluate::make(host_part_free(op->value.as<Call>()));
+        }
+        if (is_destructor(op->value, "halide_device_free_as_destructor", device_buffers) ||
             is_call_on(op->value, "halide_device_malloc", device_buffers) ||
             is_call_on(op->value, "halide_device_free", device_buffers)) {
             return Evaluate::make(0);
@@ -127,7 +168,7 @@ private:
 
 }  // namespace
 
-Stmt rewrite_allocations(const Stmt &s, const std::map<const Allocate *, Placement> &placed, const Expr &base,
+Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
                          const Expr &device_interface) {
     return RewriteAllocations(placed, base, device_interface).mutate(s);
 }

@@ -13,8 +13,9 @@ struct Placement {
 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
 // interface planned device buffers are bound to (unused for host plans).
+// `placed` is keyed by Candidate::node.
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
-                                           const std::map<const Halide::Internal::Allocate *, Placement> &placed,
+                                           const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                            const Halide::Expr &base, const Halide::Expr &device_interface);
 
 }  // namespace harena

@@ -118,10 +118,9 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
 
 // The greedy passes: best fit, then lowest first, for each order, stopping
 // early at `goal`. `best` gets the smallest arena and `method` how it was
-// made; `first_lowest` the first lowest-first pass, where the squeaky wheel
-// starts.
+// made.
 struct Greedy {
-  Incumbent best, first_lowest;
+  Incumbent best;
   std::string method;
 };
 
@@ -149,7 +148,6 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
     Incumbent candidate;
     candidate.order = detail::make_order(prepared, order, pressure);
     candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets);
-    if (greedy.first_lowest.order.empty()) greedy.first_lowest = candidate;
     consider(std::move(candidate), "lowest-first", order);
   }
   return greedy;
@@ -174,13 +172,12 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
     plan.method = greedy.method;
 
     detail::Deadline deadline(options.time_budget_ms);
-    if (best.arena > goal && !greedy.first_lowest.order.empty() && options.improve_passes > 0) {
+    if (best.arena > goal && options.improve_passes > 0) {
       uint64_t before = best.arena;
-      detail::squeaky_wheel(prepared, greedy.first_lowest, plan.lower_bound, goal,
-                            {options.improve_passes, options.improve_placements}, deadline, best);
-      if (best.arena < before) {
-        plan.method = std::string("lowest-first ") + order_name(options.lowest_first_orders[0]) + " + squeaky wheel";
-      }
+      uint64_t placements = saturating_product(getenv("PPB")?atoi(getenv("PPB")):options.improve_placements_per_buffer, prepared.items.size());
+      detail::squeaky_wheel(prepared, best, plan.lower_bound, goal, {getenv("PASSES")?uint64_t(atoi(getenv("PASSES"))):options.improve_passes, placements}, deadline,
+                            best);
+      if (best.arena < before) plan.method += " + squeaky wheel";
     }
     if (best.arena > goal && prepared.items.size() <= options.search_max_buffers &&
         options.search_work_per_buffer > 0) {

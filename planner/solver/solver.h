@@ -8,7 +8,8 @@
 // go lowest, as MiniMalloc's search builds plans), each over a few orders;
 // the smallest arena wins. Then, while the arena is above the lower bound, a
 // bounded improvement: squeaky-wheel passes that move the buffers causing
-// the peak ahead, and for small problems an exact search for a plan at the
+// a peak ahead, re-placing only the buffers around each peak, and for small
+// problems an exact search for a plan at the
 // lower bound (after MiniMalloc).
 #pragma once
 
@@ -41,14 +42,14 @@ struct SolverOptions {
   // once one reaches good_enough_ratio.
   std::vector<Order> lowest_first_orders = {Order::PressureDesc, Order::AreaDesc, Order::BeginAsc};
 
-  // Squeaky-wheel passes after the greedy ones (each one lowest-first pass,
-  // starting from the first of lowest_first_orders); 0 turns them off...
-  uint64_t improve_passes = 24;
+  // Squeaky-wheel passes after the greedy ones, over the windows of the
+  // plan that are too high (each pass a lowest-first pass over one window),
+  // per window and depth below the lower bound; 0 turns them off...
+  uint64_t improve_passes = 8;
 
-  // ...and at most this many buffer placements over all those passes, which
-  // bounds their time on large problems (by default all 24 passes up to
-  // 8,333 buffers, 2 at 100,000).
-  uint64_t improve_placements = 200000;
+  // ...and at most this many buffer placements per buffer over all those
+  // passes, which bounds their time to about that many greedy passes.
+  uint64_t improve_placements_per_buffer = 8;
 
   // The exact search runs on problems with at most this many buffers of
   // nonzero size (each of its steps costs time linear in that number)...

@@ -1,41 +1,163 @@
 #include "solver/squeaky_wheel.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "solver/lowest_first.h"
+#include "solver/skyline.h"
 
 namespace harena::detail {
 
+namespace {
+
+// Buffers that end above a height and whose lifetimes chain together: they can be
+// re-placed together over the floor, apart from every other buffer above it.
+struct Window {
+  std::vector<uint32_t> items;
+  uint32_t first = 0, last = 0;  // sections [first, last)
+  uint64_t top = 0;              // highest top of its buffers
+};
+
+// Per section, the highest top of the buffers that end at `height` or below.
+std::vector<uint64_t> floor_below(const Prepared &prepared, const std::vector<uint64_t> &offsets, uint64_t height) {
+  Skyline skyline(std::vector<uint64_t>(prepared.points, 0));
+  for (size_t i = 0; i < prepared.items.size(); i++) {
+    const Item &item = prepared.items[i];
+    if (offsets[i] + item.size <= height) skyline.raise(item.begin, item.end, offsets[i] + item.size);
+  }
+  return skyline.heights(prepared.points);
+}
+
+// The windows of the buffers that end above `height`.
+std::vector<Window> windows_above(const Prepared &prepared, const std::vector<uint64_t> &offsets, uint64_t height) {
+  std::vector<uint32_t> above;
+  for (uint32_t i = 0; i < prepared.items.size(); i++) {
+    if (offsets[i] + prepared.items[i].size > height) above.push_back(i);
+  }
+  const std::vector<Item> &items = prepared.items;
+  std::sort(above.begin(), above.end(), [&](uint32_t a, uint32_t b) {
+    return items[a].begin != items[b].begin ? items[a].begin < items[b].begin : a < b;
+  });
+  std::vector<Window> windows;
+  for (uint32_t i : above) {
+    if (windows.empty() || items[i].begin >= windows.back().last) windows.push_back({{}, items[i].begin, 0, 0});
+    Window &w = windows.back();
+    w.items.push_back(i);
+    w.last = std::max(w.last, items[i].end);
+    w.top = std::max(w.top, offsets[i] + items[i].size);
+  }
+  return windows;
+}
+
+class Wheel {
+ public:
+  Wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
+        const SqueakyWheelBudget &budget, const Deadline &deadline)
+      : prepared_(prepared),
+        lower_bound_(lower_bound),
+        goal_(goal),
+        budget_(budget),
+        deadline_(deadline),
+        // A raise of this much (for the buffer highest above the bound)
+        // moves a buffer ahead of 5% of the others: enough to reorder the
+        // buffers at a peak within a few passes, small enough not to undo
+        // the start order.
+        boost_(0.05 * double(prepared.items.size())),
+        priority_(prepared.items.size()),
+        rank_(prepared.items.size()),
+        offsets_(start.offsets),
+        scratch_(prepared.items.size()) {
+    const size_t n = prepared.items.size();
+    for (size_t k = 0; k < n; k++) {
+      rank_[start.order[k]] = uint32_t(k);
+      priority_[start.order[k]] = double(n - k);
+    }
+  }
+
+  // Lowers the windows above ever lower heights until the arena reaches the
+  // goal, the budget runs out or a round at every height changes nothing.
+  // Returns the plan's arena; offsets() is the plan.
+  uint64_t run(uint64_t arena) {
+    // Depths below the lower bound, as fractions of it: shallow windows are
+    // cheap and often enough, deep ones see more of the problem.
+    std::vector<double> kDepths; { const char* e=getenv("DEPTHS"); std::string d=e?e:"0.03125,0.125,0.5,1"; size_t p=0; while(p<d.size()){ kDepths.push_back(atof(d.c_str()+p)); p=d.find(',',p); if(p==std::string::npos)break; p++;} }
+    for (bool improved = true; improved;) {
+      improved = false;
+      for (double depth : kDepths) {
+        if (arena <= goal_ || out_of_budget(0)) return arena;
+        uint64_t height = lower_bound_ - std::min(lower_bound_, uint64_t(double(lower_bound_) * depth));
+        const std::vector<uint64_t> floor = floor_below(prepared_, offsets_, height);
+        uint64_t new_arena = 0;
+        for (Window &w : windows_above(prepared_, offsets_, height)) {
+          if (w.top > goal_) lower(w, floor);
+          new_arena = std::max(new_arena, w.top);
+        }
+        // Buffers below the height stayed where they were.
+        for (uint64_t h : floor) new_arena = std::max(new_arena, h);
+        { size_t hot=0, hi=0; for (Window &w : windows_above(prepared_, offsets_, height)) if (w.top>goal_) {hot++; hi+=w.items.size();}
+          fprintf(stderr, "depth %.3f arena %.5f -> %.5f  hot windows %zu items %zu placed %lu\n", depth, double(arena)/lower_bound_, double(new_arena)/lower_bound_, hot, hi, placed_); }
+        improved |= new_arena < arena;
+        arena = new_arena;
+      }
+    }
+    return arena;
+  }
+
+  const std::vector<uint64_t> &offsets() const { return offsets_; }
+
+ private:
+  bool out_of_budget(size_t placements) const {
+    return placed_ + placements > budget_.placements || deadline_.expired();
+  }
+
+  // Squeaky-wheel passes over one window; keeps its best placement.
+  void lower(Window &w, const std::vector<uint64_t> &floor) {
+    const std::vector<uint64_t> window_floor(floor.begin() + w.first, floor.begin() + w.last);
+    std::vector<uint32_t> order = w.items;
+    uint64_t top = w.top;  // of the last pass
+    std::vector<uint64_t> &offsets = scratch_;
+    for (uint32_t i : w.items) offsets[i] = offsets_[i];
+    for (uint64_t pass = 0; pass < budget_.passes && w.top > goal_; pass++) {
+      if (out_of_budget(w.items.size())) return;
+      for (uint32_t i : w.items) {
+        uint64_t end = offsets[i] + prepared_.items[i].size;
+        if (end > lower_bound_) priority_[i] += boost_ * double(end - lower_bound_) / double(top - lower_bound_);
+      }
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        return priority_[a] != priority_[b] ? priority_[a] > priority_[b] : rank_[a] < rank_[b];
+      });
+      top = lowest_first(prepared_, order, w.first, window_floor, offsets);
+      placed_ += w.items.size();
+      if (top < w.top) {
+        w.top = top;
+        for (uint32_t i : w.items) offsets_[i] = offsets[i];
+      }
+    }
+  }
+
+  const Prepared &prepared_;
+  const uint64_t lower_bound_, goal_;
+  const SqueakyWheelBudget budget_;
+  const Deadline &deadline_;
+  const double boost_;
+  std::vector<double> priority_;
+  std::vector<uint32_t> rank_;      // position in the start order, which breaks ties in priority
+  std::vector<uint64_t> offsets_;   // the plan so far
+  std::vector<uint64_t> scratch_;   // the window's last pass
+  uint64_t placed_ = 0;
+};
+
+}  // namespace
+
 void squeaky_wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
                    const SqueakyWheelBudget &budget, const Deadline &deadline, Incumbent &best) {
-  const size_t n = prepared.items.size();
-  // A raise of this much (for the buffer highest above the bound) moves a
-  // buffer ahead of 5% of the others: enough to reorder the buffers at a
-  // peak within a few passes, small enough not to undo the start order.
-  const double boost = 0.05 * double(n);
-
-  std::vector<double> priority(n);
-  for (size_t k = 0; k < n; k++) priority[start.order[k]] = double(n - k);
-  std::vector<uint32_t> order = start.order;
-  std::vector<uint64_t> offsets = start.offsets;
-  uint64_t arena = start.arena;
-  uint64_t placed = 0;
-
-  for (uint64_t pass = 0; pass < budget.passes && best.arena > goal; pass++) {
-    if (placed + n > budget.placements || deadline.expired()) break;
-    for (size_t i = 0; i < n; i++) {
-      uint64_t top = offsets[i] + prepared.items[i].size;
-      if (top > lower_bound) priority[i] += boost * double(top - lower_bound) / double(arena - lower_bound);
-    }
-    // Stable on the previous order, so equal priorities keep their places.
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return priority[a] > priority[b]; });
-    arena = lowest_first(prepared, order, offsets);
-    placed += n;
-    if (arena < best.arena) {
-      best.order = order;
-      best.offsets = offsets;
-      best.arena = arena;
-    }
+  Wheel wheel(prepared, start, lower_bound, goal, budget, deadline);
+  uint64_t arena = wheel.run(start.arena);
+  if (arena < best.arena) {
+    best.offsets = wheel.offsets();
+    best.arena = arena;
   }
 }
 

@@ -227,6 +227,12 @@ int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
                           uint64_t worst_case_bytes);
 
+/* For planned buffers Halide keeps on host and device: frees the host part
+ * (halide_free) and detaches the device part, an arena slice. Called by
+ * planned pipelines where Halide would call halide_device_and_host_free. */
+int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
+void harena_planned_host_free_as_destructor(void *user_context, void *buf);
+
 /* A measuring arena holds no memory: a planned pipeline called with it checks
  * its arguments, records the bytes this call would need and returns
  * HARENA_MEASURED before any stage runs. */
