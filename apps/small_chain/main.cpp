@@ -13,8 +13,6 @@
 #include "small_chain_cuda_arena.arena.h"
 #include "small_chain_cuda_arena.h"
 
-#include <dlfcn.h>
-
 #include <cstdio>
 #include <cstring>
 #include <random>
@@ -23,17 +21,6 @@
 using Halide::Runtime::Buffer;
 
 namespace {
-
-bool cuda_usable() {
-    void *lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
-    if (lib == nullptr) {
-        return false;
-    }
-    auto init = reinterpret_cast<int (*)(unsigned)>(dlsym(lib, "cuInit"));
-    auto count = reinterpret_cast<int (*)(int *)>(dlsym(lib, "cuDeviceGetCount"));
-    int n = 0;
-    return init != nullptr && count != nullptr && init(0) == 0 && count(&n) == 0 && n > 0;
-}
 
 bool same(Buffer<float> &a, Buffer<float> &b) {
     a.copy_to_host();
@@ -44,7 +31,7 @@ bool same(Buffer<float> &a, Buffer<float> &b) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && cuda_usable();
+    const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && harena_cuda_device_count() > 0;
     const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
     const uint64_t arena_bytes = gpu ? SMALL_CHAIN_CUDA_ARENA_ARENA_BYTES : SMALL_CHAIN_CPU_ARENA_ARENA_BYTES;
     const uint64_t lower_bound = gpu ? SMALL_CHAIN_CUDA_ARENA_ARENA_LOWER_BOUND : SMALL_CHAIN_CPU_ARENA_ARENA_LOWER_BOUND;

@@ -174,8 +174,12 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
     detail::Deadline deadline(options.time_budget_ms);
     if (best.arena > goal && options.improve_passes > 0) {
       uint64_t before = best.arena;
-      uint64_t placements = saturating_product(getenv("PPB")?atoi(getenv("PPB")):options.improve_placements_per_buffer, prepared.items.size());
-      detail::squeaky_wheel(prepared, best, plan.lower_bound, goal, {getenv("PASSES")?uint64_t(atoi(getenv("PASSES"))):options.improve_passes, placements}, deadline,
+      // No more than improve_passes whole passes' worth in all.
+      const uint64_t n = prepared.items.size();
+      uint64_t placements = std::min(saturating_product(options.improve_passes, n),
+                                     std::max(options.improve_placements,
+                                              saturating_product(options.improve_placements_per_buffer, n)));
+      detail::squeaky_wheel(prepared, best, plan.lower_bound, goal, {options.improve_passes, placements}, deadline,
                             best);
       if (best.arena < before) plan.method += " + squeaky wheel";
     }

@@ -45,11 +45,16 @@ struct SolverOptions {
   // Squeaky-wheel passes after the greedy ones, over the windows of the
   // plan that are too high (each pass a lowest-first pass over one window),
   // per window and depth below the lower bound; 0 turns them off...
-  uint64_t improve_passes = 8;
+  uint64_t improve_passes = 24;
 
-  // ...and at most this many buffer placements per buffer over all those
-  // passes, which bounds their time to about that many greedy passes.
-  uint64_t improve_placements_per_buffer = 8;
+  // ...and at most this many buffer placements over all those passes
+  // (never more than improve_passes times the number of buffers)...
+  uint64_t improve_placements = 200000;
+
+  // ...or this many per buffer where that is more, so that large problems
+  // still get a few passes at each peak (by default 24 placements per
+  // buffer up to 8,333 buffers, 4 per buffer from 50,000).
+  uint64_t improve_placements_per_buffer = 4;
 
   // The exact search runs on problems with at most this many buffers of
   // nonzero size (each of its steps costs time linear in that number)...
@@ -72,7 +77,7 @@ struct SolverOptions {
   // Wall-clock cap on the improvement in milliseconds, 0 for none. Plans
   // depend only on the problem and the options as long as the pass and work
   // budgets above run out first, as they do by default (the default
-  // improvement takes at most about 2 s, for 100,000 buffers that are alive
+  // improvement takes at most about 4 s, for 100,000 buffers that are alive
   // 50 at a time); the cap only guards against a slow or overloaded machine.
   double time_budget_ms = 10000;
 };

@@ -1,9 +1,6 @@
 #include "solver/squeaky_wheel.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "solver/lowest_first.h"
 #include "solver/skyline.h"
@@ -80,24 +77,26 @@ class Wheel {
   // goal, the budget runs out or a round at every height changes nothing.
   // Returns the plan's arena; offsets() is the plan.
   uint64_t run(uint64_t arena) {
-    // Depths below the lower bound, as fractions of it: shallow windows are
-    // cheap and often enough, deep ones see more of the problem.
-    std::vector<double> kDepths; { const char* e=getenv("DEPTHS"); std::string d=e?e:"0.03125,0.125,0.5,1"; size_t p=0; while(p<d.size()){ kDepths.push_back(atof(d.c_str()+p)); p=d.find(',',p); if(p==std::string::npos)break; p++;} }
+    // Depths below the lower bound, as fractions of it: half the bound
+    // leaves most of a long program's buffers alone yet gives the passes
+    // room to reorder the buffers under a peak (shallower windows rarely
+    // lower it); then the whole problem.
+    static const double kDepths[] = {1.0 / 2, 1.0};
     for (bool improved = true; improved;) {
       improved = false;
       for (double depth : kDepths) {
         if (arena <= goal_ || out_of_budget(0)) return arena;
         uint64_t height = lower_bound_ - std::min(lower_bound_, uint64_t(double(lower_bound_) * depth));
+        std::vector<Window> windows = windows_above(prepared_, offsets_, height);
+        if (depth < 1 && !worth_windows(windows)) continue;
         const std::vector<uint64_t> floor = floor_below(prepared_, offsets_, height);
         uint64_t new_arena = 0;
-        for (Window &w : windows_above(prepared_, offsets_, height)) {
+        for (Window &w : windows) {
           if (w.top > goal_) lower(w, floor);
           new_arena = std::max(new_arena, w.top);
         }
         // Buffers below the height stayed where they were.
         for (uint64_t h : floor) new_arena = std::max(new_arena, h);
-        { size_t hot=0, hi=0; for (Window &w : windows_above(prepared_, offsets_, height)) if (w.top>goal_) {hot++; hi+=w.items.size();}
-          fprintf(stderr, "depth %.3f arena %.5f -> %.5f  hot windows %zu items %zu placed %lu\n", depth, double(arena)/lower_bound_, double(new_arena)/lower_bound_, hot, hi, placed_); }
         improved |= new_arena < arena;
         arena = new_arena;
       }
@@ -110,6 +109,15 @@ class Wheel {
  private:
   bool out_of_budget(size_t placements) const {
     return placed_ + placements > budget_.placements || deadline_.expired();
+  }
+
+  // Whether the windows to lower hold few enough buffers to be worth
+  // passes of their own: with much of the problem in them, whole passes
+  // do better for the same work, as they reorder every buffer.
+  bool worth_windows(const std::vector<Window> &windows) const {
+    size_t hot = 0;
+    for (const Window &w : windows) hot += w.top > goal_ ? w.items.size() : 0;
+    return hot * 4 <= prepared_.items.size();
   }
 
   // Squeaky-wheel passes over one window; keeps its best placement.

@@ -31,7 +31,8 @@ struct SqueakyWheelBudget {
 // Starts from `start` (any valid plan, and the order that made it) and
 // replaces `best` by any better plan found, until best's arena is at most
 // `goal` or the budget or deadline runs out. Priorities grow with how far
-// buffers end above `lower_bound`.
+// buffers end above `lower_bound`. `start` may be `best` itself; best.order
+// is left as it was, as the plan no longer comes from one order.
 void squeaky_wheel(const Prepared &, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
                    const SqueakyWheelBudget &, const Deadline &, Incumbent &best);
 

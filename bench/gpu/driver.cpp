@@ -1,0 +1,242 @@
+#include "driver.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <mutex>
+#include <unordered_map>
+#include <unordered_set>
+
+// Halide's runtime defines these (weak, C linkage) without declaring them
+// in a public header; the context and stream types are opaque pointers.
+extern "C" int halide_cuda_acquire_context(void *user_context, void **ctx, bool create);
+extern "C" int halide_cuda_release_context(void *user_context);
+extern "C" int halide_cuda_get_stream(void *user_context, void *ctx, void **stream);
+
+namespace bench {
+namespace {
+
+// The few driver types and constants used, as cuda.h defines them.
+using CUresult = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = void *;
+using CUstream = void *;
+using CUdevice = int;
+using CUmemoryPool = void *;
+constexpr int kReleaseThreshold = 4;  // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+constexpr int kReservedMemHigh = 6;   // CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
+constexpr int kUsedMemHigh = 8;       // CU_MEMPOOL_ATTR_USED_MEM_HIGH
+
+void *libcuda() {
+    static void *lib = [] {
+        void *l = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+        return l != nullptr ? l : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
+    }();
+    return lib;
+}
+
+template<typename F>
+F symbol(const char *name) {
+    void *lib = libcuda();
+    return lib != nullptr ? reinterpret_cast<F>(dlsym(lib, name)) : nullptr;
+}
+
+struct Driver {
+    CUresult (*mem_alloc)(CUdeviceptr *, size_t) = symbol<decltype(mem_alloc)>("cuMemAlloc_v2");
+    CUresult (*mem_free)(CUdeviceptr) = symbol<decltype(mem_free)>("cuMemFree_v2");
+    CUresult (*alloc_async)(CUdeviceptr *, size_t, CUmemoryPool, CUstream) =
+        symbol<decltype(alloc_async)>("cuMemAllocFromPoolAsync");
+    CUresult (*free_async)(CUdeviceptr, CUstream) = symbol<decltype(free_async)>("cuMemFreeAsync");
+    CUresult (*push)(CUcontext) = symbol<decltype(push)>("cuCtxPushCurrent_v2");
+    CUresult (*pop)(CUcontext *) = symbol<decltype(pop)>("cuCtxPopCurrent_v2");
+    CUresult (*ctx_synchronize)() = symbol<decltype(ctx_synchronize)>("cuCtxSynchronize");
+    CUresult (*ctx_device)(CUdevice *) = symbol<decltype(ctx_device)>("cuCtxGetDevice");
+    CUresult (*device_name)(char *, int, CUdevice) = symbol<decltype(device_name)>("cuDeviceGetName");
+    CUresult (*driver_version)(int *) = symbol<decltype(driver_version)>("cuDriverGetVersion");
+    CUresult (*default_pool)(CUmemoryPool *, CUdevice) = symbol<decltype(default_pool)>("cuDeviceGetDefaultMemPool");
+    CUresult (*pool_set)(CUmemoryPool, int, void *) = symbol<decltype(pool_set)>("cuMemPoolSetAttribute");
+    CUresult (*pool_get)(CUmemoryPool, int, void *) = symbol<decltype(pool_get)>("cuMemPoolGetAttribute");
+    CUresult (*pool_trim)(CUmemoryPool, size_t) = symbol<decltype(pool_trim)>("cuMemPoolTrimTo");
+};
+
+const Driver &driver() {
+    static const Driver d;
+    return d;
+}
+
+// Where Halide runs: filled in by driver_init.
+CUcontext halide_context = nullptr;
+CUstream halide_stream = nullptr;
+CUdevice device = 0;
+CUmemoryPool pool = nullptr;
+
+std::atomic<bool> async_pool{false};
+std::atomic<uint64_t> allocation_calls{0};
+std::atomic<uint64_t> free_calls{0};
+
+// Which allocator each live block came from and, for the driver's, its size.
+std::mutex blocks_lock;
+std::unordered_map<CUdeviceptr, uint64_t> driver_blocks;
+std::unordered_set<CUdeviceptr> pool_blocks;
+uint64_t held = 0;
+uint64_t peak = 0;
+
+void check(CUresult result, const char *what) {
+    if (result != 0) {
+        std::fprintf(stderr, "harena-gpu-bench: %s failed with CUDA error %d\n", what, result);
+        std::exit(1);
+    }
+}
+
+// Makes Halide's context current on this thread for its lifetime.
+class InHalideContext {
+public:
+    InHalideContext() { check(driver().push(halide_context), "cuCtxPushCurrent"); }
+    ~InHalideContext() {
+        CUcontext previous = nullptr;
+        driver().pop(&previous);
+    }
+    InHalideContext(const InHalideContext &) = delete;
+    InHalideContext &operator=(const InHalideContext &) = delete;
+};
+
+CUresult counting_alloc(CUdeviceptr *pointer, size_t bytes) {
+    allocation_calls++;
+    if (async_pool) {
+        const CUresult result = driver().alloc_async(pointer, bytes, pool, halide_stream);
+        if (result == 0) {
+            std::lock_guard<std::mutex> lock(blocks_lock);
+            pool_blocks.insert(*pointer);
+        }
+        return result;
+    }
+    const CUresult result = driver().mem_alloc(pointer, bytes);
+    if (result == 0) {
+        std::lock_guard<std::mutex> lock(blocks_lock);
+        driver_blocks[*pointer] = bytes;
+        held += bytes;
+        peak = std::max(peak, held);
+    }
+    return result;
+}
+
+// A block goes back to the allocator it came from, whatever the mode is now.
+CUresult counting_free(CUdeviceptr pointer) {
+    free_calls++;
+    bool from_pool = false;
+    {
+        std::lock_guard<std::mutex> lock(blocks_lock);
+        from_pool = pool_blocks.erase(pointer) != 0;
+        auto block = driver_blocks.find(pointer);
+        if (block != driver_blocks.end()) {
+            held -= block->second;
+            driver_blocks.erase(block);
+        }
+    }
+    return from_pool ? driver().free_async(pointer, halide_stream) : driver().mem_free(pointer);
+}
+
+}  // namespace
+
+bool driver_init() {
+    const Driver &d = driver();
+    if (d.alloc_async == nullptr || d.default_pool == nullptr || d.pool_trim == nullptr) {
+        std::fprintf(stderr, "harena-gpu-bench: the CUDA driver has no stream-ordered allocator\n");
+        return false;
+    }
+    if (halide_cuda_acquire_context(nullptr, &halide_context, true) != 0 || halide_context == nullptr) {
+        std::fprintf(stderr, "harena-gpu-bench: Halide could not create a CUDA context\n");
+        return false;
+    }
+    halide_cuda_release_context(nullptr);
+    InHalideContext in_context;
+    check(d.ctx_device(&device), "cuCtxGetDevice");
+    if (halide_cuda_get_stream(nullptr, halide_context, &halide_stream) != 0) {
+        std::fprintf(stderr, "harena-gpu-bench: halide_cuda_get_stream failed\n");
+        return false;
+    }
+    check(d.default_pool(&pool, device), "cuDeviceGetDefaultMemPool");
+    // Keep every freed byte in the pool: the configuration that makes
+    // cudaMallocAsync fast (no release to the OS at synchronization).
+    uint64_t threshold = std::numeric_limits<uint64_t>::max();
+    check(d.pool_set(pool, kReleaseThreshold, &threshold), "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+    return true;
+}
+
+std::string device_description() {
+    char name[256] = {0};
+    check(driver().device_name(name, sizeof(name) - 1, device), "cuDeviceGetName");
+    int version = 0;
+    check(driver().driver_version(&version), "cuDriverGetVersion");
+    return std::string(name) + " (CUDA driver API " + std::to_string(version / 1000) + "." +
+           std::to_string(version % 1000 / 10) + ")";
+}
+
+void synchronize() {
+    InHalideContext in_context;
+    check(driver().ctx_synchronize(), "cuCtxSynchronize");
+}
+
+DriverCalls driver_calls() {
+    return DriverCalls{allocation_calls.load(), free_calls.load()};
+}
+
+uint64_t driver_bytes_held() {
+    std::lock_guard<std::mutex> lock(blocks_lock);
+    return held;
+}
+
+uint64_t driver_bytes_peak() {
+    std::lock_guard<std::mutex> lock(blocks_lock);
+    return peak;
+}
+
+void reset_driver_bytes_peak() {
+    std::lock_guard<std::mutex> lock(blocks_lock);
+    peak = held;
+}
+
+void use_async_pool(bool on) {
+    async_pool = on;
+}
+
+void reset_pool() {
+    InHalideContext in_context;
+    check(driver().ctx_synchronize(), "cuCtxSynchronize");
+    check(driver().pool_trim(pool, 0), "cuMemPoolTrimTo");
+    uint64_t zero = 0;
+    check(driver().pool_set(pool, kReservedMemHigh, &zero), "cuMemPoolSetAttribute(RESERVED_MEM_HIGH)");
+    check(driver().pool_set(pool, kUsedMemHigh, &zero), "cuMemPoolSetAttribute(USED_MEM_HIGH)");
+}
+
+PoolUsage pool_usage() {
+    InHalideContext in_context;
+    PoolUsage usage;
+    check(driver().pool_get(pool, kReservedMemHigh, &usage.reserved_high), "cuMemPoolGetAttribute(RESERVED_MEM_HIGH)");
+    check(driver().pool_get(pool, kUsedMemHigh, &usage.used_high), "cuMemPoolGetAttribute(USED_MEM_HIGH)");
+    return usage;
+}
+
+}  // namespace bench
+
+// Halide's CUDA runtime looks every driver function up here once, when it
+// first loads libcuda; the allocation pair gets the wrappers above.
+extern "C" void *halide_cuda_get_symbol(void *, const char *name) {
+    void *lib = bench::libcuda();
+    void *found = lib != nullptr ? dlsym(lib, name) : nullptr;
+    if (found == nullptr) {
+        return nullptr;
+    }
+    if (std::strcmp(name, "cuMemAlloc_v2") == 0) {
+        return reinterpret_cast<void *>(&bench::counting_alloc);
+    }
+    if (std::strcmp(name, "cuMemFree_v2") == 0) {
+        return reinterpret_cast<void *>(&bench::counting_free);
+    }
+    return found;
+}

@@ -1,0 +1,129 @@
+#include "measure.h"
+
+#include "driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+
+namespace bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Outputs = std::vector<std::vector<float>>;
+
+constexpr size_t kIdeal = kRegimeCount - 1;
+static_assert(kRegimes[kIdeal] == Regime::ideal, "the ideal is the last regime");
+
+// Runs every step once in `regime` and copies its output to the host.
+Outputs outputs(Regimes &regimes, Regime regime, Workload &workload) {
+    regimes.activate(regime);
+    Outputs all;
+    for (const auto &step : workload.steps) {
+        regimes.run(*step);
+        synchronize();
+        all.push_back(step->output->read());
+    }
+    regimes.deactivate();
+    return all;
+}
+
+OutputCheck compare(const Outputs &got, const Outputs &reference) {
+    bool identical = true;
+    for (size_t s = 0; s < got.size(); s++) {
+        identical = identical && std::memcmp(got[s].data(), reference[s].data(), got[s].size() * sizeof(float)) == 0;
+    }
+    if (identical) {
+        return OutputCheck::identical;
+    }
+    for (size_t s = 0; s < got.size(); s++) {
+        for (size_t i = 0; i < got[s].size(); i++) {
+            const float a = got[s][i], b = reference[s][i];
+            if (!(std::fabs(a - b) <= 1e-5f * std::max(1.0f, std::fabs(b)))) {
+                return OutputCheck::differs;
+            }
+        }
+    }
+    return OutputCheck::close;
+}
+
+double median(std::vector<double> samples) {
+    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
+    return samples[samples.size() / 2];
+}
+
+void run_batch(Regimes &regimes, const Workload &workload, int runs) {
+    for (int i = 0; i < runs; i++) {
+        regimes.run(*workload.steps[i % workload.steps.size()]);
+    }
+}
+
+}  // namespace
+
+const char *output_check_name(OutputCheck check) {
+    switch (check) {
+    case OutputCheck::identical:
+        return "same";
+    case OutputCheck::close:
+        return "close";
+    case OutputCheck::differs:
+        return "DIFFERS";
+    }
+    return "?";
+}
+
+std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
+    Regimes regimes(workload);
+    const int runs = std::max<int>(settings.runs_per_batch, static_cast<int>(workload.steps.size()));
+    std::vector<std::vector<double>> times(kRegimeCount);  // [regime][round], us per run
+    std::vector<Measurement> m(kRegimeCount);
+    std::vector<DriverCalls> calls(kRegimeCount);
+    const Clock::time_point start = Clock::now();
+    for (int round = 0; round < settings.max_rounds; round++) {
+        for (int k = 0; k < kRegimeCount; k++) {
+            const size_t g = static_cast<size_t>((round + k) % kRegimeCount);
+            regimes.activate(kRegimes[g]);
+            run_batch(regimes, workload, runs);
+            synchronize();
+            const DriverCalls before = driver_calls();
+            const Clock::time_point t0 = Clock::now();
+            run_batch(regimes, workload, runs);
+            synchronize();
+            const Clock::time_point t1 = Clock::now();
+            const DriverCalls after = driver_calls();
+            times[g].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / runs);
+            calls[g].allocations += after.allocations - before.allocations;
+            calls[g].frees += after.frees - before.frees;
+            const MemoryUse memory = regimes.memory();
+            m[g].memory.held = std::max(m[g].memory.held, memory.held);
+            m[g].memory.high_water = std::max(m[g].memory.high_water, memory.high_water);
+            regimes.deactivate();
+        }
+        const double elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+        if (round + 1 >= settings.min_rounds && elapsed > settings.seconds_per_workload) {
+            break;
+        }
+    }
+
+    const Outputs reference = outputs(regimes, Regime::halide_default, workload);
+    for (size_t g = 0; g < kRegimeCount; g++) {
+        std::vector<double> ratios;
+        for (size_t r = 0; r < times[g].size(); r++) {
+            ratios.push_back(times[g][r] / times[kIdeal][r]);
+        }
+        const double timed_runs = static_cast<double>(times[g].size()) * runs;
+        m[g].regime = kRegimes[g];
+        m[g].rounds = static_cast<int>(times[g].size());
+        m[g].median_us = median(times[g]);
+        m[g].fastest_us = *std::min_element(times[g].begin(), times[g].end());
+        m[g].slowest_us = *std::max_element(times[g].begin(), times[g].end());
+        m[g].ratio_to_ideal = median(ratios);
+        m[g].allocations_per_run = static_cast<double>(calls[g].allocations) / timed_runs;
+        m[g].frees_per_run = static_cast<double>(calls[g].frees) / timed_runs;
+        m[g].output = compare(outputs(regimes, kRegimes[g], workload), reference);
+    }
+    return m;
+}
+
+}  // namespace bench

@@ -1,0 +1,54 @@
+// Timing one workload under every regime, interleaved so that drift of the
+// GPU's clocks or of the host touches all regimes alike: in each round every
+// regime in turn (the order rotating from round to round) is activated,
+// warmed up with one batch of runs, timed for one batch between device
+// synchronizations, and deactivated. Per regime: the median per-run time over
+// rounds, the median over rounds of its time divided by the ideal's in the
+// same round, the driver allocation calls of the timed runs, the memory it
+// held, and a check of every step's output against the plain pipeline's.
+//
+// The plain and planned builds must agree bit for bit. The ideal build is a
+// different pipeline (its intermediates are outputs), and the code generator
+// may contract a multiply and an add into one FMA in one build and not the
+// other, so it is held to a relative 1e-5.
+#pragma once
+
+#include "regimes.h"
+#include "workloads.h"
+
+#include <vector>
+
+namespace bench {
+
+struct Settings {
+    int runs_per_batch = 32;            // at least one pass over a varying workload's sequence
+    int min_rounds = 9;                 // medians over at least this many rounds
+    int max_rounds = 61;                // and at most this many
+    double seconds_per_workload = 4.0;  // more rounds while time is left
+};
+
+enum class OutputCheck {
+    identical,  // bit for bit, every step
+    close,      // within a relative 1e-5, every step
+    differs,
+};
+
+const char *output_check_name(OutputCheck check);
+
+struct Measurement {
+    Regime regime = Regime::ideal;
+    double median_us = 0;  // per run: median over rounds
+    double fastest_us = 0;
+    double slowest_us = 0;
+    double ratio_to_ideal = 0;  // median over rounds of this regime's time / the ideal's
+    int rounds = 0;
+    double allocations_per_run = 0;  // cuMemAlloc calls (or pool allocations) per timed run
+    double frees_per_run = 0;
+    MemoryUse memory;  // the largest over activations
+    OutputCheck output = OutputCheck::identical;
+};
+
+// One Measurement per regime, in kRegimes order.
+std::vector<Measurement> measure(Workload &workload, const Settings &settings);
+
+}  // namespace bench

@@ -1,0 +1,58 @@
+// The six ways a run can get its intermediates' device memory, all in one
+// process: Halide 14 without and with its allocation cache, CUDA's
+// stream-ordered pool (through the driver wrappers, see driver.h), the
+// arena's halide_device_malloc override around the unchanged pipeline, the
+// pipeline built with the arena plan, and the build that takes every
+// intermediate preallocated.
+#pragma once
+
+#include "workloads.h"
+
+#include "harena/runtime.h"
+
+#include <cstdint>
+
+namespace bench {
+
+enum class Regime { reuse_off, halide_default, malloc_async, arena_override, arena_plan, ideal };
+
+inline constexpr Regime kRegimes[] = {Regime::reuse_off,      Regime::halide_default, Regime::malloc_async,
+                                      Regime::arena_override, Regime::arena_plan,     Regime::ideal};
+inline constexpr int kRegimeCount = 6;
+
+const char *regime_name(Regime regime);
+
+struct MemoryUse {
+    uint64_t held = 0;        // device bytes the allocator or arena held at its peak
+    uint64_t high_water = 0;  // of those, handed out at the peak (0: the allocator cannot tell)
+};
+
+// Every regime for one workload. The arenas are made once: the plan's of the
+// size its report gives, the override's of the size the workload's sequence
+// needs (measured by running it once). activate() puts the process in one
+// regime until deactivate(): Halide's cache is emptied first, so that each
+// activation starts from the same state and the memory it reports is its own.
+class Regimes {
+public:
+    explicit Regimes(Workload &workload);
+    ~Regimes();
+    Regimes(const Regimes &) = delete;
+    Regimes &operator=(const Regimes &) = delete;
+
+    void activate(Regime regime);
+    // One run of the step in the active regime; exits the program if the
+    // pipeline fails.
+    void run(const Step &step);
+    // What the active regime held since its activation.
+    [[nodiscard]] MemoryUse memory() const;
+    void deactivate();
+
+private:
+    Workload &workload_;
+    Regime active_ = Regime::halide_default;
+    harena_arena *override_arena_ = nullptr;
+    harena_arena *plan_arena_ = nullptr;
+    uint64_t driver_baseline_ = 0;
+};
+
+}  // namespace bench

@@ -1,0 +1,199 @@
+#include "workloads.h"
+
+#include "bench_pyramid.h"
+#include "bench_pyramid_arena.arena.h"
+#include "bench_pyramid_arena.h"
+#include "bench_pyramid_ideal.h"
+#include "bench_small_chain.h"
+#include "bench_small_chain_arena.arena.h"
+#include "bench_small_chain_arena.h"
+#include "bench_small_chain_ideal.h"
+#include "bench_variable_k.h"
+#include "bench_variable_k_arena.arena.h"
+#include "bench_variable_k_arena.h"
+#include "bench_variable_k_ideal.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <utility>
+
+namespace bench {
+namespace {
+
+// Distinct sizes per batch in the workloads whose size varies.
+constexpr int kSequence = 32;
+
+const App &variable_k_app() {
+    static const App app{"variable_k",
+                         bench_variable_k_argv,
+                         bench_variable_k_arena_argv,
+                         bench_variable_k_ideal_argv,
+                         bench_variable_k_ideal_metadata,
+                         BENCH_VARIABLE_K_ARENA_ARENA_BYTES,
+                         BENCH_VARIABLE_K_ARENA_ARENA_LOWER_BOUND,
+                         bench_variable_k_arena_arena_plan_json};
+    return app;
+}
+
+const App &pyramid_app() {
+    static const App app{"pyramid",
+                         bench_pyramid_argv,
+                         bench_pyramid_arena_argv,
+                         bench_pyramid_ideal_argv,
+                         bench_pyramid_ideal_metadata,
+                         BENCH_PYRAMID_ARENA_ARENA_BYTES,
+                         BENCH_PYRAMID_ARENA_ARENA_LOWER_BOUND,
+                         bench_pyramid_arena_arena_plan_json};
+    return app;
+}
+
+const App &small_chain_app() {
+    static const App app{"small_chain",
+                         bench_small_chain_argv,
+                         bench_small_chain_arena_argv,
+                         bench_small_chain_ideal_argv,
+                         bench_small_chain_ideal_metadata,
+                         BENCH_SMALL_CHAIN_ARENA_ARENA_BYTES,
+                         BENCH_SMALL_CHAIN_ARENA_ARENA_LOWER_BOUND,
+                         bench_small_chain_arena_arena_plan_json};
+    return app;
+}
+
+DeviceBlock &allocate(Workload &w, uint64_t bytes) {
+    w.memory.push_back(std::make_unique<DeviceBlock>(bytes));
+    return *w.memory.back();
+}
+
+DeviceView *view(Step &step, const std::vector<int> &extents, uint64_t address) {
+    step.views.push_back(std::make_unique<DeviceView>(extents, address));
+    return step.views.back().get();
+}
+
+// Completes a workload whose steps have their plain arguments: the planned
+// build takes the arena first; the ideal build also takes every intermediate,
+// shaped by a bounds query of the ideal build and placed in memory sized for
+// the largest step.
+void finish(Workload &w) {
+    const halide_filter_metadata_t *metadata = w.app->ideal_metadata();
+    const size_t first = w.steps.front()->plain_args.size();
+    std::vector<uint64_t> largest(metadata->num_arguments - first, 0);
+    for (auto &step : w.steps) {
+        step->planned_args = step->plain_args;
+        step->planned_args.insert(step->planned_args.begin(), &w.arena);
+        step->ideal_args = step->plain_args;
+        for (size_t i = first; i < (size_t)metadata->num_arguments; i++) {
+            step->views.push_back(std::make_unique<DeviceView>(metadata->arguments[i].dimensions));
+            step->ideal_args.push_back(step->views.back()->raw());
+        }
+        if (const int result = w.app->ideal(step->ideal_args.data())) {
+            std::fprintf(stderr, "harena-gpu-bench: the bounds query of %s failed (%d)\n", w.app->name.c_str(), result);
+            std::exit(1);
+        }
+        for (size_t i = 0; i < largest.size(); i++) {
+            largest[i] = std::max(largest[i], step->views[step->views.size() - largest.size() + i]->bytes());
+        }
+    }
+    for (size_t i = 0; i < largest.size(); i++) {
+        const uint64_t address = allocate(w, largest[i]).address();
+        w.ideal_bytes += largest[i];
+        for (auto &step : w.steps) {
+            step->views[step->views.size() - largest.size() + i]->bind(address);
+        }
+    }
+}
+
+std::unique_ptr<Workload> variable_k(const std::string &size, const std::vector<int> &ks) {
+    auto w = std::make_unique<Workload>();
+    w->app = &variable_k_app();
+    w->size = size;
+    w->varies = ks.size() > 1;
+    const int features = 16, candidates = 20000, outputs = 32;
+    DeviceBlock &input = allocate(*w, uint64_t(features) * candidates * sizeof(float));
+    input.fill_random(1, -1.0f, 1.0f);
+    const uint64_t output = allocate(*w, outputs * sizeof(float)).address();
+    for (int k : ks) {
+        auto step = std::make_unique<Step>();
+        step->label = "k=" + std::to_string(k);
+        step->int_scalar = k;
+        DeviceView *in = view(*step, {features, candidates}, input.address());
+        step->output = view(*step, {outputs}, output);
+        step->plain_args = {in->raw(), &step->int_scalar, step->output->raw()};
+        w->steps.push_back(std::move(step));
+    }
+    finish(*w);
+    return w;
+}
+
+// An image app's workload: input and output of each step's shape, at the
+// start of blocks sized for the largest; the pyramid also takes its alpha.
+std::unique_ptr<Workload> image(const App &app, const std::string &size, const std::vector<std::pair<int, int>> &shapes,
+                                bool with_alpha) {
+    auto w = std::make_unique<Workload>();
+    w->app = &app;
+    w->size = size;
+    w->varies = shapes.size() > 1;
+    uint64_t largest = 0;
+    for (auto [width, height] : shapes) {
+        largest = std::max(largest, uint64_t(width) * height * sizeof(float));
+    }
+    DeviceBlock &input = allocate(*w, largest);
+    input.fill_random(2, 0.0f, 1.0f);
+    const uint64_t output = allocate(*w, largest).address();
+    for (auto [width, height] : shapes) {
+        auto step = std::make_unique<Step>();
+        step->label = std::to_string(width) + "x" + std::to_string(height);
+        step->float_scalar = 0.75f;
+        DeviceView *in = view(*step, {width, height}, input.address());
+        step->output = view(*step, {width, height}, output);
+        if (with_alpha) {
+            step->plain_args = {in->raw(), &step->float_scalar, step->output->raw()};
+        } else {
+            step->plain_args = {in->raw(), step->output->raw()};
+        }
+        w->steps.push_back(std::move(step));
+    }
+    finish(*w);
+    return w;
+}
+
+std::vector<int> k_sequence() {
+    std::mt19937 rng(2024);
+    std::uniform_int_distribution<int> k(1, 8192);
+    std::vector<int> ks(kSequence);
+    for (int &v : ks) {
+        v = k(rng);
+    }
+    return ks;
+}
+
+std::vector<std::pair<int, int>> shape_sequence() {
+    std::mt19937 rng(7);
+    std::uniform_int_distribution<int> extent(256, 2048);
+    std::vector<std::pair<int, int>> shapes(kSequence);
+    for (auto &s : shapes) {
+        s.first = extent(rng);
+        s.second = extent(rng);
+    }
+    return shapes;
+}
+
+}  // namespace
+
+std::vector<WorkloadSpec> workload_specs() {
+    auto square = [](int n) { return std::vector<std::pair<int, int>>{{n, n}}; };
+    return {
+        {"variable_k", "k=64", false, [] { return variable_k("k=64", {64}); }},
+        {"variable_k", "k=8192", false, [] { return variable_k("k=8192", {8192}); }},
+        {"variable_k", "k varies 1..8192", false, [] { return variable_k("k varies 1..8192", k_sequence()); }},
+        {"pyramid", "512x512", true, [=] { return image(pyramid_app(), "512x512", square(512), true); }},
+        {"pyramid", "2048x2048", false, [=] { return image(pyramid_app(), "2048x2048", square(2048), true); }},
+        {"pyramid", "varies 256..2048 per side", false,
+         [] { return image(pyramid_app(), "varies 256..2048 per side", shape_sequence(), true); }},
+        {"small_chain", "64x64", true, [=] { return image(small_chain_app(), "64x64", square(64), false); }},
+        {"small_chain", "256x256", true, [=] { return image(small_chain_app(), "256x256", square(256), false); }},
+    };
+}
+
+}  // namespace bench
