@@ -59,54 +59,95 @@ bool device_shape_of(const Expr &buffer_init_value, DeviceShape &out) {
     return true;
 }
 
-// What the body of an Allocate does with its halide_buffer_t.
-class BufferUse : public IRVisitor {
-public:
-    explicit BufferUse(const std::string &name) : buffer_name(name + ".buffer") {}
-    std::string buffer_name;
-    Expr init_value;          // value of `let <name>.buffer = ...`
+// What a buffer's creation and uses look like: its halide_buffer_t, the
+// destructor registered on it and the runtime calls made on it. Gathered in
+// one walk for every Allocate and every `let X.buffer`, each of which owns the
+// calls on X.buffer made inside it (one walk: per-buffer walks of the rest of
+// the statement would make the pass quadratic in the pipeline's size).
+struct BufferFacts {
+    Expr init_value;          // value of the first `let <name>.buffer = ...` inside
     std::string destructor;   // the destructor registered on it
     bool device_malloc = false;
     bool copy_to_device = false;  // reaches the device through a copy, which mallocs
     bool device_and_host_malloc = false;
+};
+
+class CollectBufferFacts : public IRVisitor {
+public:
+    std::map<const IRNode *, BufferFacts> facts;
 
     using IRVisitor::visit;
-    void visit(const LetStmt *op) override {
-        if (op->name == buffer_name && !init_value.defined()) {
-            init_value = op->value;
-        }
+    void visit(const Allocate *op) override {
+        ScopedOwner own(owners[op->name], op);
         IRVisitor::visit(op);
     }
-    void visit(const Call *op) override {
-        bool on_this = !op->args.empty() && is_this_buffer(op->args.back()) ;
-        bool first_is_this = !op->args.empty() && is_this_buffer(op->args[0]);
-        if (op->is_intrinsic(Call::register_destructor) && op->args.size() == 2 && on_this) {
-            if (const StringImm *fn = op->args[0].as<StringImm>()) {
-                destructor = fn->value;
+    void visit(const LetStmt *op) override {
+        op->value.accept(this);
+        if (!ends_with(op->name, ".buffer")) {
+            op->body.accept(this);
+            return;
+        }
+        std::string name = op->name.substr(0, op->name.size() - 7);
+        std::vector<const IRNode *> &stack = owners[name];
+        for (const IRNode *owner : stack) {
+            if (!facts[owner].init_value.defined()) {
+                facts[owner].init_value = op->value;
             }
         }
-        if (first_is_this && op->name == "halide_device_malloc") {
-            device_malloc = true;
-        }
-        if (first_is_this && op->name == "halide_copy_to_device") {
-            copy_to_device = true;
-        }
-        if (first_is_this && op->name == "halide_device_and_host_malloc") {
-            device_and_host_malloc = true;
-        }
+        facts[op].init_value = op->value;
+        ScopedOwner own(stack, op);
+        op->body.accept(this);
+    }
+    void visit(const Call *op) override {
         IRVisitor::visit(op);
+        if (op->is_intrinsic(Call::register_destructor) && op->args.size() == 2) {
+            const StringImm *fn = op->args[0].as<StringImm>();
+            for_each_owner(op->args[1], [&](BufferFacts &f) { f.destructor = fn ? fn->value : ""; });
+        } else if (!op->args.empty()) {
+            bool malloc = op->name == "halide_device_malloc";
+            bool copy = op->name == "halide_copy_to_device";
+            bool both = op->name == "halide_device_and_host_malloc";
+            for_each_owner(op->args[0], [&](BufferFacts &f) {
+                f.device_malloc |= malloc;
+                f.copy_to_device |= copy;
+                f.device_and_host_malloc |= both;
+            });
+        }
     }
 
 private:
-    bool is_this_buffer(const Expr &e) const {
-        const Variable *v = e.as<Variable>();
-        return v && v->name == buffer_name;
+    std::map<std::string, std::vector<const IRNode *>> owners;  // enclosing owners per buffer name
+
+    struct ScopedOwner {
+        std::vector<const IRNode *> &stack;
+        ScopedOwner(std::vector<const IRNode *> &s, const IRNode *n) : stack(s) { stack.push_back(n); }
+        ~ScopedOwner() { stack.pop_back(); }
+    };
+
+    template<typename F>
+    void for_each_owner(const Expr &buffer, F &&f) {
+        const Variable *v = buffer.as<Variable>();
+        if (!v || !ends_with(v->name, ".buffer")) {
+            return;
+        }
+        auto it = owners.find(v->name.substr(0, v->name.size() - 7));
+        if (it != owners.end()) {
+            for (const IRNode *owner : it->second) {
+                f(facts[owner]);
+            }
+        }
     }
 };
 
 class Census : public IRVisitor {
 public:
-    Census(const Preamble &p, const CensusOptions &o) : preamble(p), options(o) {}
+    Census(const Stmt &s, const Preamble &p, const CensusOptions &o) : preamble(p), options(o) {
+        if (options.device_target) {
+            CollectBufferFacts collect;
+            s.accept(&collect);
+            facts = std::move(collect.facts);
+        }
+    }
 
     std::vector<Candidate> found;
 
@@ -214,6 +255,7 @@ private:
     std::map<std::string, std::vector<int>> live;    // name -> candidates in scope
     std::map<int, size_t> loop_depth;                // candidate -> loops enclosing its allocation
     std::set<std::string> host_and_device;           // DeviceAndHost candidates in scope
+    std::map<const IRNode *, BufferFacts> facts;     // device targets: see CollectBufferFacts
     int forks = 0;
     int64_t step = 0;
 
@@ -283,8 +325,7 @@ private:
         DeviceShape shape;
         if (options.device_target) {
             c.kind = BufferKind::Device;
-            BufferUse u(op->name);
-            op->body.accept(&u);
+            const BufferFacts &u = facts[op];
             if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
                 return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
             }
@@ -320,8 +361,7 @@ private:
             return -1;
         }
         std::string name = op->name.substr(0, op->name.size() - 7);
-        BufferUse u(name);
-        op->body.accept(&u);
+        const BufferFacts &u = facts[op];
         if (!u.device_and_host_malloc || u.destructor != "halide_device_and_host_free_as_destructor") {
             return -1;
         }
@@ -490,7 +530,7 @@ private:
 }  // namespace
 
 std::vector<Candidate> take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {
-    Census census(preamble, options);
+    Census census(s, preamble, options);
     s.accept(&census);
     return census.found;
 }
