@@ -59,6 +59,14 @@ bool device_shape_of(const Expr &buffer_init_value, DeviceShape &out) {
     return true;
 }
 
+bool is_buffer_init(const Expr &e) {
+    if (const Let *let = e.as<Let>()) {
+        return is_buffer_init(let->body);
+    }
+    const Call *c = e.as<Call>();
+    return c && c->name == Call::buffer_init;
+}
+
 // What a buffer's creation and uses look like: its halide_buffer_t, the
 // destructor registered on it and the runtime calls made on it. Gathered in
 // one walk for every Allocate and every `let X.buffer`, each of which owns the
@@ -78,6 +86,16 @@ public:
 
     using IRVisitor::visit;
     void visit(const Allocate *op) override {
+        if (is_buffer_object(op)) {
+            // A heap pool FuseGPUThreadLoops lifted out of a kernel: the
+            // Allocate is the halide_buffer_t itself, created by its new_expr.
+            std::vector<const IRNode *> &stack = owners[op->name.substr(0, op->name.size() - 7)];
+            facts[op].init_value = op->new_expr;
+            facts[op].destructor = op->free_function;
+            ScopedOwner own(stack, op);
+            IRVisitor::visit(op);
+            return;
+        }
         ScopedOwner own(owners[op->name], op);
         IRVisitor::visit(op);
     }
@@ -230,12 +248,17 @@ public:
         // The host side of a buffer on host and device: its device part is
         // the candidate, seen at the buffer's creation.
         int index = host_and_device.count(op->name) ? -1 : consider(op);
+        // Kernels reach a lifted heap pool through its data's name, without
+        // the .buffer suffix.
+        std::string data = is_buffer_object(op) ? op->name.substr(0, op->name.size() - 7) : op->name;
         if (index >= 0) {
             live[op->name].push_back(index);
+            live[data].push_back(index);
         }
         op->body.accept(this);
         if (index >= 0) {
             live[op->name].pop_back();
+            live[data].pop_back();
         }
     }
 
@@ -528,6 +551,10 @@ private:
 };
 
 }  // namespace
+
+bool is_buffer_object(const Allocate *op) {
+    return ends_with(op->name, ".buffer") && op->new_expr.defined() && is_buffer_init(op->new_expr);
+}
 
 std::vector<Candidate> take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {
     Census census(s, preamble, options);

@@ -34,6 +34,10 @@ struct CensusOptions {
     bool unbounded_to_runtime = false;
 };
 
+// An Allocate that is a halide_buffer_t created by its new_expr, named
+// <name>.buffer: how Halide lifts heap allocations out of GPU kernels.
+bool is_buffer_object(const Halide::Internal::Allocate *op);
+
 // Throws Halide::CompileError for a size that cannot be bounded (unless
 // unbounded_to_runtime is set, in which case the buffer is left unplanned).
 std::vector<Candidate> take_census(const Halide::Internal::Stmt &s, const Preamble &preamble,

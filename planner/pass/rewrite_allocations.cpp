@@ -69,6 +69,15 @@ private:
             body = mutate(op->body);
             new_expr = reinterpret(Handle(), slice(offset));
             free_function = kNopFree;
+        } else if (is_buffer_object(op)) {
+            // The buffer object of a heap pool lifted out of a kernel: bound
+            // where it is created; the arena, not its destructor, owns it.
+            std::string buffer = op->name.substr(0, op->name.size() - 7);
+            ScopedBinding<> bind(device_buffers, buffer);
+            offset_of[buffer] = offset;
+            body = mutate(op->body);
+            new_expr = bind_device(op->new_expr, offset);
+            free_function = kNopFree;
         } else {
             ScopedBinding<> bind(device_buffers, op->name);
             offset_of[op->name] = offset;

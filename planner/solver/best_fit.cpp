@@ -28,6 +28,31 @@ void BestFit::insert(uint32_t i, uint64_t offset) {
   has_start_[item.begin / 64] |= uint64_t(1) << (item.begin % 64);
 }
 
+void BestFit::sort_occupied() {
+  const size_t k = occupied_.size();
+  if (k < kRadixFrom) {
+    std::sort(occupied_.begin(), occupied_.end(), [](const Extent &a, const Extent &b) { return a.first < b.first; });
+    return;
+  }
+  // A byte at a time from the lowest, skipping the bytes that all offsets
+  // share (usually the high ones).
+  uint64_t any = 0, all = ~uint64_t(0);
+  for (const Extent &e : occupied_) {
+    any |= e.first;
+    all &= e.first;
+  }
+  const uint64_t differ = any ^ all;
+  sorted_.resize(k);
+  for (int shift = 0; shift < 64; shift += 8) {
+    if (((differ >> shift) & 0xff) == 0) continue;
+    uint32_t start[257] = {};
+    for (const Extent &e : occupied_) start[((e.first >> shift) & 0xff) + 1]++;
+    for (int d = 0; d < 256; d++) start[d + 1] += start[d];
+    for (const Extent &e : occupied_) sorted_[start[(e.first >> shift) & 0xff]++] = e;
+    occupied_.swap(sorted_);
+  }
+}
+
 uint64_t BestFit::find_offset(uint32_t i) {
   const Item &item = prepared_.items[i];
   occupied_.clear();
@@ -46,7 +71,7 @@ uint64_t BestFit::find_offset(uint32_t i) {
     occupied_.insert(occupied_.end(), starting_[t].begin(), starting_[t].end());
     t++;
   }
-  std::sort(occupied_.begin(), occupied_.end(), [](const Extent &a, const Extent &b) { return a.first < b.first; });
+  sort_occupied();
 
   // Walk the gaps bottom-up; `free_from` is where the current gap starts.
   uint64_t free_from = 0;

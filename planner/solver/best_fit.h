@@ -33,6 +33,11 @@ class BestFit {
   void clear();
   void insert(uint32_t item, uint64_t offset);
   uint64_t find_offset(uint32_t item);
+  // Sorts occupied_ by offset. Comparisons of random offsets are coin tosses
+  // for the branch predictor, so beyond a few dozen extents a radix sort,
+  // which has no such branches, is several times faster.
+  void sort_occupied();
+  static constexpr size_t kRadixFrom = 32;
 
   const Prepared &prepared_;
   uint32_t leaves_ = 1;  // power of two >= number of sections
@@ -47,6 +52,7 @@ class BestFit {
   // the many sections where nothing placed begins 64 at a time.
   std::vector<uint64_t> has_start_;
   std::vector<Extent> occupied_;  // scratch: extents of the items alive with the one being placed
+  std::vector<Extent> sorted_;    // scratch for sort_occupied
 };
 
 }  // namespace harena::detail

@@ -44,10 +44,17 @@ class CandidateHeap {
   void sift_down() {
     size_t i = 0, n = keys_.size();
     Key k = keys_[0];
-    for (size_t c; (c = 2 * i + 1) < n; i = c) {
-      if (c + 1 < n && keys_[c + 1] < keys_[c]) c++;
+    // Nodes with two children without a branch on which is smaller, since
+    // that is a coin toss; the last node may have one.
+    size_t c;
+    for (; (c = 2 * i + 2) < n; i = c) {
+      c -= keys_[c - 1] < keys_[c];
       if (!(keys_[c] < k)) break;
       keys_[i] = keys_[c];
+    }
+    if (c == n && keys_[n - 1] < k) {
+      keys_[i] = keys_[n - 1];
+      i = n - 1;
     }
     keys_[i] = k;
   }
@@ -59,9 +66,20 @@ class CandidateHeap {
 
 uint64_t lowest_first(const Prepared &prepared, const std::vector<uint32_t> &order, uint32_t first,
                       const std::vector<uint64_t> &floor, std::vector<uint64_t> &offsets) {
-  const std::vector<Item> &items = prepared.items;
   Skyline skyline(floor);
-  offsets.resize(items.size());
+  offsets.resize(prepared.items.size());
+  // The items by position in order, relative to `first`: the loop reads one
+  // of these per check, so they are packed in heap-key order rather than
+  // reached through order and items.
+  struct Candidate {
+    uint32_t begin, end;
+    uint64_t size, alignment;
+  };
+  std::vector<Candidate> candidates(order.size());
+  for (size_t k = 0; k < order.size(); k++) {
+    const Item &item = prepared.items[order[k]];
+    candidates[k] = {item.begin - first, item.end - first, item.size, item.alignment};
+  }
 
   // Keyed by lowest offset as last computed, which only grows: a candidate
   // whose key turns out stale is requeued with its current one, unless it
@@ -71,9 +89,8 @@ uint64_t lowest_first(const Prepared &prepared, const std::vector<uint32_t> &ord
   while (!heap.empty()) {
     CandidateHeap::Key top = heap.top();
     uint32_t k = CandidateHeap::position(top);
-    const Item &item = items[order[k]];
-    const uint32_t begin = item.begin - first, end = item.end - first;
-    uint64_t lowest = align_up(skyline.max(begin, end), item.alignment);
+    const Candidate &c = candidates[k];
+    uint64_t lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
     CandidateHeap::Key current = CandidateHeap::key(lowest, k);
     if (current > top && heap.second() < current) {
       heap.replace_top(current);
@@ -81,8 +98,8 @@ uint64_t lowest_first(const Prepared &prepared, const std::vector<uint32_t> &ord
     }
     heap.pop();
     offsets[order[k]] = lowest;
-    skyline.raise(begin, end, lowest + item.size);
-    top_of_all = std::max(top_of_all, lowest + item.size);
+    skyline.raise(c.begin, c.end, lowest + c.size);
+    top_of_all = std::max(top_of_all, lowest + c.size);
   }
   return top_of_all;
 }

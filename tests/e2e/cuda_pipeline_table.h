@@ -38,6 +38,9 @@
 #include "e2e_host_and_device_cuda_plain.h"
 #include "e2e_host_and_device_cuda_arena.h"
 #include "e2e_host_and_device_cuda_arena.arena.h"
+#include "e2e_heap_in_kernel_cuda_plain.h"
+#include "e2e_heap_in_kernel_cuda_arena.h"
+#include "e2e_heap_in_kernel_cuda_arena.arena.h"
 
 const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"chain", e2e_chain_cuda_plain, e2e_chain_cuda_arena, E2E_CHAIN_CUDA_ARENA_ARENA_BYTES},
@@ -52,4 +55,5 @@ const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"param_sized", e2e_param_sized_cuda_plain, e2e_param_sized_cuda_arena, E2E_PARAM_SIZED_CUDA_ARENA_ARENA_BYTES},
     {"mixed_types", e2e_mixed_types_cuda_plain, e2e_mixed_types_cuda_arena, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_BYTES},
     {"host_and_device", e2e_host_and_device_cuda_plain, e2e_host_and_device_cuda_arena, E2E_HOST_AND_DEVICE_CUDA_ARENA_ARENA_BYTES},
+    {"heap_in_kernel", e2e_heap_in_kernel_cuda_plain, e2e_heap_in_kernel_cuda_arena, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_BYTES},
 };

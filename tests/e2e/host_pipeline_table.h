@@ -38,6 +38,9 @@
 #include "e2e_host_and_device_plain.h"
 #include "e2e_host_and_device_arena.h"
 #include "e2e_host_and_device_arena.arena.h"
+#include "e2e_heap_in_kernel_plain.h"
+#include "e2e_heap_in_kernel_arena.h"
+#include "e2e_heap_in_kernel_arena.arena.h"
 
 const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"chain", e2e_chain_plain, e2e_chain_arena, E2E_CHAIN_ARENA_ARENA_BYTES},
@@ -52,4 +55,5 @@ const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"param_sized", e2e_param_sized_plain, e2e_param_sized_arena, E2E_PARAM_SIZED_ARENA_ARENA_BYTES},
     {"mixed_types", e2e_mixed_types_plain, e2e_mixed_types_arena, E2E_MIXED_TYPES_ARENA_ARENA_BYTES},
     {"host_and_device", e2e_host_and_device_plain, e2e_host_and_device_arena, E2E_HOST_AND_DEVICE_ARENA_ARENA_BYTES},
+    {"heap_in_kernel", e2e_heap_in_kernel_plain, e2e_heap_in_kernel_arena, E2E_HEAP_IN_KERNEL_ARENA_ARENA_BYTES},
 };
