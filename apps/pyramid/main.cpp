@@ -3,6 +3,7 @@
 // otherwise (or with --cpu), and check each run of the planned pipeline
 // against the pipeline built without the plan, bit for bit.
 #include "HalideBuffer.h"
+#include "app_check.h"
 #include "HalideRuntimeCuda.h"
 #include "harena/runtime.h"
 
@@ -14,21 +15,11 @@
 #include "pyramid_cuda_arena.h"
 
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 
 using Halide::Runtime::Buffer;
 
-namespace {
-
-bool same(Buffer<float> &a, Buffer<float> &b) {
-    a.copy_to_host();
-    b.copy_to_host();
-    return std::memcmp(a.data(), b.data(), a.size_in_bytes()) == 0;
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
     const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && harena_cuda_device_count() > 0;
@@ -61,19 +52,9 @@ int main(int argc, char **argv) {
         const int e1 = gpu ? pyramid_cuda(input, alpha, expected) : pyramid_cpu(input, alpha, expected);
         const int e2 = gpu ? pyramid_cuda_arena(arena, input, alpha, actual)
                            : pyramid_cpu_arena(arena, input, alpha, actual);
-        const bool ok = e1 == 0 && e2 == 0 && same(expected, actual);
+        const bool ok = e1 == 0 && e2 == 0 && harena_apps::same_bits(expected, actual);
         failures += ok ? 0 : 1;
         std::printf("run %2d  %4d x %4d  %s\n", run, w, h, ok ? "bit-identical" : "MISMATCH");
     }
-    harena_stats stats;
-    harena_get_stats(arena, &stats);
-    std::printf("arena high-water %llu of %llu bytes over %llu frames\n", (unsigned long long)stats.high_water,
-                (unsigned long long)stats.capacity, (unsigned long long)stats.frames_pushed);
-    harena_destroy(arena);
-    if (gpu) {
-        halide_device_release(nullptr, device);
-    }
-    std::printf("%s: %d of %d runs bit-identical to the pipeline without the plan\n", failures ? "FAILED" : "OK",
-                runs - failures, runs);
-    return failures ? 1 : 0;
+    return harena_apps::finish(arena, device, runs, failures);
 }

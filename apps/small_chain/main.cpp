@@ -3,6 +3,7 @@
 // with --cpu), and check each run of the planned pipeline against the
 // pipeline built without the plan, bit for bit.
 #include "HalideBuffer.h"
+#include "app_check.h"
 #include "HalideRuntimeCuda.h"
 #include "harena/runtime.h"
 
@@ -14,21 +15,11 @@
 #include "small_chain_cuda_arena.h"
 
 #include <cstdio>
-#include <cstring>
 #include <random>
 #include <string>
 
 using Halide::Runtime::Buffer;
 
-namespace {
-
-bool same(Buffer<float> &a, Buffer<float> &b) {
-    a.copy_to_host();
-    b.copy_to_host();
-    return std::memcmp(a.data(), b.data(), a.size_in_bytes()) == 0;
-}
-
-}  // namespace
 
 int main(int argc, char **argv) {
     const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && harena_cuda_device_count() > 0;
@@ -59,19 +50,9 @@ int main(int argc, char **argv) {
         input.for_each_value([&](float &v) { v = value(rng); });
         const int e1 = gpu ? small_chain_cuda(input, expected) : small_chain_cpu(input, expected);
         const int e2 = gpu ? small_chain_cuda_arena(arena, input, actual) : small_chain_cpu_arena(arena, input, actual);
-        const bool ok = e1 == 0 && e2 == 0 && same(expected, actual);
+        const bool ok = e1 == 0 && e2 == 0 && harena_apps::same_bits(expected, actual);
         failures += ok ? 0 : 1;
         std::printf("run %2d  %3d x %3d  %s\n", run, w, h, ok ? "bit-identical" : "MISMATCH");
     }
-    harena_stats stats;
-    harena_get_stats(arena, &stats);
-    std::printf("arena high-water %llu of %llu bytes over %llu frames\n", (unsigned long long)stats.high_water,
-                (unsigned long long)stats.capacity, (unsigned long long)stats.frames_pushed);
-    harena_destroy(arena);
-    if (gpu) {
-        halide_device_release(nullptr, device);
-    }
-    std::printf("%s: %d of %d runs bit-identical to the pipeline without the plan\n", failures ? "FAILED" : "OK",
-                runs - failures, runs);
-    return failures ? 1 : 0;
+    return harena_apps::finish(arena, device, runs, failures);
 }

@@ -3,6 +3,7 @@
 // the CPU otherwise, and check every run against the pipeline built without
 // the plan, bit for bit.
 #include "HalideBuffer.h"
+#include "app_check.h"
 #include "HalideRuntimeCuda.h"
 #include "harena/runtime.h"
 
@@ -15,7 +16,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <iostream>
 #include <random>
 #include <string>
@@ -61,24 +61,11 @@ int main() {
         int e2 = gpu ? variable_k_cuda_arena(arena, candidates, k, actual)
                      : variable_k_cpu_arena(arena, candidates, k, actual);
         auto t2 = std::chrono::steady_clock::now();
-        expected.copy_to_host();
-        actual.copy_to_host();
-        bool same = e1 == 0 && e2 == 0 && std::memcmp(expected.data(), actual.data(), 32 * sizeof(float)) == 0;
+        bool same = e1 == 0 && e2 == 0 && harena_apps::same_bits(expected, actual);
         failures += !same;
         std::printf("run %2d  k=%4d  unplanned %8.1f us  planned %8.1f us  %s\n", run, k,
                     std::chrono::duration<double, std::micro>(t1 - t0).count(),
                     std::chrono::duration<double, std::micro>(t2 - t1).count(), same ? "bit-identical" : "MISMATCH");
     }
-    harena_stats stats;
-    harena_get_stats(arena, &stats);
-    std::printf("arena: capacity %llu bytes, high-water %llu, frames pushed %llu\n",
-                (unsigned long long)stats.capacity, (unsigned long long)stats.high_water,
-                (unsigned long long)stats.frames_pushed);
-    harena_destroy(arena);
-    if (gpu) {
-        halide_device_release(nullptr, device);
-    }
-    std::printf("%s: %d of %d runs bit-identical to the pipeline without the plan\n", failures ? "FAILED" : "OK",
-                runs - failures, runs);
-    return failures ? 1 : 0;
+    return harena_apps::finish(arena, device, runs, failures);
 }
