@@ -1,7 +1,8 @@
-// A chain of 24 short stencils on a small image: three-tap blurs alternating
-// between rows and columns, each with a bias and a leaky clamp. Every stage
-// costs a kernel launch and little else, so on a GPU the time per run is
-// launch and allocation overhead, not arithmetic. 23 intermediates.
+// A chain of short stencils on a small image (24 by default, `stages=N`):
+// three-tap blurs alternating between rows and columns, each with a bias and
+// a leaky clamp. Every stage costs a kernel launch and little else, so on a
+// GPU the time per run is launch and allocation overhead, not arithmetic.
+// 23 intermediates by default.
 //
 // intermediates_as_outputs=true builds the same stages with every
 // intermediate an extra output after `output`, so that a caller can pass all
@@ -16,9 +17,9 @@ using namespace Halide;
 
 class SmallChain : public Generator<SmallChain> {
 public:
-    static constexpr int kStages = 24;
     static constexpr int kMaxExtent = 256;
 
+    GeneratorParam<int> stage_count{"stages", 24, 2, 64};
     GeneratorParam<bool> intermediates_as_outputs{"intermediates_as_outputs", false};
 
     Input<Buffer<float>> input{"input", 2};
@@ -26,7 +27,7 @@ public:
 
     void configure() {
         if (intermediates_as_outputs) {
-            for (int i = 1; i < kStages; i++) {
+            for (int i = 1; i < stage_count; i++) {
                 extra_outputs.push_back(add_output<Buffer<float>>(stage_name(i), 2));
             }
         }
@@ -34,13 +35,13 @@ public:
 
     void generate() {
         Func previous = BoundaryConditions::repeat_edge(input);
-        for (int i = 1; i <= kStages; i++) {
-            Func f = i == kStages ? Func(output) : extra_outputs.empty() ? Func(stage_name(i)) : Func(*extra_outputs[i - 1]);
+        for (int i = 1; i <= stage_count; i++) {
+            Func f = i == stage_count ? Func(output) : extra_outputs.empty() ? Func(stage_name(i)) : Func(*extra_outputs[i - 1]);
             Expr sum = i % 2 ? previous(x - 1, y) + 2.0f * previous(x, y) + previous(x + 1, y)
                              : previous(x, y - 1) + 2.0f * previous(x, y) + previous(x, y + 1);
             Expr v = sum * 0.25f + 0.01f * i;
             f(x, y) = max(v, 0.1f * v);
-            if (i < kStages) {
+            if (i < stage_count) {
                 stages.push_back(f);
             }
             previous = f;

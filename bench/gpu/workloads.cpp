@@ -1,5 +1,9 @@
 #include "workloads.h"
 
+#include "bench_chain4.h"
+#include "bench_chain4_arena.arena.h"
+#include "bench_chain4_arena.h"
+#include "bench_chain4_ideal.h"
 #include "bench_pyramid.h"
 #include "bench_pyramid_arena.arena.h"
 #include "bench_pyramid_arena.h"
@@ -58,6 +62,18 @@ const App &small_chain_app() {
                          BENCH_SMALL_CHAIN_ARENA_ARENA_BYTES,
                          BENCH_SMALL_CHAIN_ARENA_ARENA_LOWER_BOUND,
                          bench_small_chain_arena_arena_plan_json};
+    return app;
+}
+
+const App &chain4_app() {
+    static const App app{"chain4",
+                         bench_chain4_argv,
+                         bench_chain4_arena_argv,
+                         bench_chain4_ideal_argv,
+                         bench_chain4_ideal_metadata,
+                         BENCH_CHAIN4_ARENA_ARENA_BYTES,
+                         BENCH_CHAIN4_ARENA_ARENA_LOWER_BOUND,
+                         bench_chain4_arena_arena_plan_json};
     return app;
 }
 
@@ -193,6 +209,8 @@ std::vector<WorkloadSpec> workload_specs() {
          [] { return image(pyramid_app(), "varies 256..2048 per side", shape_sequence(), true); }},
         {"small_chain", "64x64", true, [=] { return image(small_chain_app(), "64x64", square(64), false); }},
         {"small_chain", "256x256", true, [=] { return image(small_chain_app(), "256x256", square(256), false); }},
+        {"chain4", "64x64", true, [=] { return image(chain4_app(), "64x64", square(64), false); }},
+        {"chain4", "256x256", true, [=] { return image(chain4_app(), "256x256", square(256), false); }},
     };
 }
 

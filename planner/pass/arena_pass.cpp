@@ -4,6 +4,7 @@
 #include "plan_report.h"
 #include "preamble.h"
 #include "rewrite_allocations.h"
+#include "solver/compaction.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
 
@@ -11,6 +12,7 @@
 #include <chrono>
 #include <functional>
 #include <iostream>
+#include <numeric>
 #include <sstream>
 
 namespace harena {
@@ -123,6 +125,44 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
     return LetStmt::make("harena.status", enter, s);
 }
 
+struct RunLayout {
+    std::vector<std::pair<std::string, Expr>> lets;  // in dependency order
+    std::vector<Expr> offsets;                       // per planned buffer, in problem order
+    Expr needed;                                     // bytes this run touches
+};
+
+// The bytes a buffer takes in this run: its size where the frame opens, or its
+// worst case where it depends on what is computed later (loop variables).
+Expr run_bytes(const Candidate &c) {
+    return c.size_at_entry ? cast(UInt(64), max(c.size, 0)) : make_const(UInt(64), c.worst_bytes);
+}
+
+// compact_offsets (solver/compaction.h) as expressions: each buffer starts
+// where the highest of the buffers it rests on in the plan ends.
+RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
+                     uint64_t alignment) {
+    std::vector<std::vector<size_t>> below = supports(problem, plan);
+    std::vector<size_t> order(planned.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
+    RunLayout layout;
+    layout.offsets.resize(planned.size());
+    layout.needed = make_zero(UInt(64));
+    const Expr a = make_const(UInt(64), alignment);
+    for (size_t i : order) {
+        Expr start = make_zero(UInt(64));
+        for (size_t j : below[i]) {
+            start = max(start, layout.offsets[j] + run_bytes(*planned[j]));
+        }
+        std::string name = "harena.offset." + std::to_string(i);
+        layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
+        layout.offsets[i] = Variable::make(UInt(64), name);
+        layout.needed = max(layout.needed, layout.offsets[i] + run_bytes(*planned[i]));
+    }
+    layout.needed = simplify(layout.needed);
+    return layout;
+}
+
 std::string kind_name(const Candidate &c) {
     switch (c.kind) {
     case BufferKind::Device:
@@ -171,6 +211,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     report.arena_bytes = (plan.arena_bytes + options.alignment - 1) / options.alignment * options.alignment;
     report.lower_bound = plan.lower_bound;
     report.solve_seconds = plan.solve_seconds;
+    // This run's layout: the plan replayed for the sizes of this call (see
+    // solver/compaction.h), as lets evaluated where the frame opens.
+    RunLayout layout = run_layout(problem, plan, planned, options.alignment);
     std::map<const IRNode *, Placement> placed;
     size_t k = 0;
     for (const Candidate &c : candidates) {
@@ -188,8 +231,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             d.worst_bytes = c.worst_bytes;
             d.begin = c.begin;
             d.end = c.end;
-            d.offset = plan.offsets[k++];
-            placed[c.node] = Placement{&c, d.offset};
+            d.offset = plan.offsets[k];
+            placed[c.node] = Placement{&c, layout.offsets[k]};
+            k++;
         }
         report.buffers.push_back(d);
     }
@@ -205,19 +249,14 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             }
             device_interface = f.found;
         }
-        // Bytes this run touches: slices end at offset + actual size where the
-        // size is known at entry, else at offset + worst case.
-        Expr needed = make_zero(UInt(64));
-        for (const auto &[alloc, p] : placed) {
-            Expr bytes = p.candidate->size_at_entry ? cast(UInt(64), max(p.candidate->size, 0))
-                                                    : make_const(UInt(64), p.candidate->worst_bytes);
-            needed = max(needed, make_const(UInt(64), p.offset) + bytes);
-        }
-        needed = simplify(needed);
         // Opening the frame rebuilds only the spine, so Allocate nodes keep
         // their identity for the rewrite.
         result = open_before_first_use(s, placed, [&](const Stmt &body) {
-            return open_frame(body, options, device_interface, needed, report.arena_bytes);
+            Stmt framed = open_frame(body, options, device_interface, layout.needed, report.arena_bytes);
+            for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
+                framed = LetStmt::make(it->first, it->second, framed);
+            }
+            return framed;
         });
         result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface);
     }

@@ -51,9 +51,9 @@ private:
     Expr base, device_interface;
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
-    std::map<std::string, uint64_t> offset_of;
+    std::map<std::string, Expr> offset_of;
 
-    Expr slice(uint64_t offset) const { return base + make_const(UInt(64), offset); }
+    Expr slice(const Expr &offset) const { return base + offset; }
 
     Stmt visit(const Allocate *op) override {
         auto it = placed.find(op);
@@ -61,7 +61,7 @@ private:
             return IRMutator::visit(op);
         }
         const Candidate &c = *it->second.candidate;
-        uint64_t offset = it->second.offset;
+        const Expr &offset = it->second.offset;
         Stmt body;
         Expr new_expr = op->new_expr;
         std::string free_function = op->free_function;
@@ -128,7 +128,7 @@ private:
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
         if (ends_with(op->name, ".buffer") && device_buffers.contains(op->name.substr(0, op->name.size() - 7))) {
-            uint64_t offset = offset_of.at(op->name.substr(0, op->name.size() - 7));
+            const Expr &offset = offset_of.at(op->name.substr(0, op->name.size() - 7));
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
         if (is_call_on(op->value, "halide_device_malloc", device_buffers) ||
@@ -158,7 +158,7 @@ private:
 
     // _halide_buffer_init(..., host, device, device_interface, ...): create the
     // buffer already bound to its slice.
-    Expr bind_device(const Expr &value, uint64_t offset) {
+    Expr bind_device(const Expr &value, const Expr &offset) {
         if (const Let *let = value.as<Let>()) {
             return Let::make(let->name, let->value, bind_device(let->body, offset));
         }

@@ -8,7 +8,7 @@ namespace harena {
 
 struct Placement {
     const Candidate *candidate = nullptr;
-    uint64_t offset = 0;
+    Halide::Expr offset;  // UInt(64) from the frame's base, computed where the frame opens
 };
 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the

@@ -7,10 +7,11 @@
 // whose lifetimes interlock (random lifetimes, packings) where best fit
 // fragments.
 //
-// A buffer's lowest offset is the highest skyline over its lifetime
-// (skyline.h); the heap of candidates is keyed by possibly
-// stale lowest offsets, corrected when they reach the front. About
-// O(n log n) plus O(log n) per correction.
+// A buffer's lowest offset is the highest skyline over its lifetime, which
+// each candidate keeps up to date as buffers alive with it are placed; the
+// heap of candidates is keyed by possibly stale lowest offsets, corrected
+// when they reach the front. About O(n log n) plus O(log n) per correction,
+// plus O(1) per pair of buffers alive at the same time.
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,8 @@ using harena::plan_arena;
 
 namespace {
 
-const Expr n = Variable::make(Int(32), "n");
+// A scalar pipeline parameter, as Halide lowers one.
+const Expr n = Variable::make(Int(32), "n", Parameter(Int(32), false, 0, "n"));
 
 Stmt requirement(const Expr &condition) {
     return AssertStmt::make(condition, Call::make(Int(32), "halide_error_requirement_failed",
@@ -134,6 +135,25 @@ TEST(PassHandBuilt, TheFrameOpensAfterTheChecksAndBeforeTheFirstPlannedBuffer) {
     EXPECT_EQ(harena_test::count_destructors(out, "harena_pipeline_exit_as_destructor"), 1) << text;
     // A size check guards the slice where the buffer is created.
     EXPECT_NE(text.find("halide_error_buffer_allocation_too_large(\"e\""), std::string::npos) << text;
+}
+
+TEST(PassHandBuilt, OffsetsFollowThisRunsSizes) {
+    // a and b are alive together; b rests on a in the plan, so in a run with
+    // a smaller n it starts where a ends for that n, not at a's worst case.
+    Stmt s = with_bound(heap("a", n, heap("b", n, Block::make(store("a"), store("b")))));
+    PassReport r;
+    std::string text = harena_test::text_of(plan_arena(s, quiet(), &r));
+    ASSERT_EQ(r.planned_count(), 2);
+    const auto &upper = decision(r, "a").offset > decision(r, "b").offset ? decision(r, "a") : decision(r, "b");
+    const auto &lower = &upper == &decision(r, "a") ? decision(r, "b") : decision(r, "a");
+    EXPECT_EQ(lower.offset, 0u);
+    EXPECT_GE(upper.offset, lower.worst_bytes);
+    // The upper buffer's offset is computed from n where the frame opens.
+    std::string key = "let harena.offset." + std::to_string(upper.name == "a" ? 0 : 1) + " = ";
+    size_t at = text.find(key);
+    ASSERT_NE(at, std::string::npos) << text;
+    std::string definition = text.substr(at, text.find('\n', at) - at);
+    EXPECT_NE(definition.find("int64(n)"), std::string::npos) << definition;
 }
 
 TEST(PassHandBuilt, SmallConstantAllocationsStayOnTheStack) {
