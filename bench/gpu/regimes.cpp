@@ -1,5 +1,7 @@
 #include "regimes.h"
 
+#include <algorithm>
+
 #include "driver.h"
 
 #include "HalideRuntimeCuda.h"
@@ -81,6 +83,28 @@ harena_arena *calibrated_override_arena(Workload &w) {
     return create_arena(needed, w);
 }
 
+// The planned pipeline's arena sized for this workload, as a program that
+// knows its sizes sizes it: each step asks the pipeline, through a measuring
+// arena, how many bytes its arguments need (no stage runs); the largest wins.
+harena_arena *measured_plan_arena(Workload &w) {
+    harena_arena *measuring = nullptr;
+    check(harena_create_measuring(&measuring), "harena_create_measuring", w);
+    w.arena = measuring;
+    uint64_t needed = 0;
+    for (const auto &step : w.steps) {
+        const int code = w.app->planned(const_cast<void **>(step->planned_args.data()));
+        if (code != HARENA_MEASURED) {
+            check(code, "measuring the planned pipeline", w, step.get());
+        }
+        uint64_t bytes = 0;
+        check(harena_measured_bytes(measuring, &bytes, nullptr), "harena_measured_bytes", w);
+        needed = std::max(needed, bytes);
+    }
+    w.arena = nullptr;
+    check(harena_destroy(measuring), "harena_destroy", w);
+    return create_arena(needed, w);
+}
+
 }  // namespace
 
 const char *regime_name(Regime regime) {
@@ -103,7 +127,7 @@ const char *regime_name(Regime regime) {
 
 Regimes::Regimes(Workload &workload) : workload_(workload) {
     override_arena_ = calibrated_override_arena(workload_);
-    plan_arena_ = create_arena(workload_.app->arena_bytes, workload_);
+    plan_arena_ = measured_plan_arena(workload_);
     workload_.arena = plan_arena_;
 }
 

@@ -138,7 +138,10 @@ Expr run_bytes(const Candidate &c) {
 }
 
 // compact_offsets (solver/compaction.h) as expressions: each buffer starts
-// where the highest of the buffers it rests on in the plan ends.
+// where the highest of the buffers it rests on in the plan ends. Each size is
+// a let of its own, evaluated once per run: nothing simplifies or eliminates
+// common subexpressions after this pass, and a size appears in the offset of
+// every buffer that rests on it.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
                      uint64_t alignment) {
     std::vector<std::vector<size_t>> below = supports(problem, plan);
@@ -146,18 +149,29 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
     RunLayout layout;
+    std::vector<Expr> sizes(planned.size());
+    for (size_t i = 0; i < planned.size(); i++) {
+        Expr bytes = simplify(run_bytes(*planned[i]));
+        if (is_const(bytes)) {
+            sizes[i] = bytes;
+        } else {
+            std::string name = "harena.size." + std::to_string(i);
+            layout.lets.emplace_back(name, bytes);
+            sizes[i] = Variable::make(UInt(64), name);
+        }
+    }
     layout.offsets.resize(planned.size());
     layout.needed = make_zero(UInt(64));
     const Expr a = make_const(UInt(64), alignment);
     for (size_t i : order) {
         Expr start = make_zero(UInt(64));
         for (size_t j : below[i]) {
-            start = max(start, layout.offsets[j] + run_bytes(*planned[j]));
+            start = max(start, layout.offsets[j] + sizes[j]);
         }
         std::string name = "harena.offset." + std::to_string(i);
         layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
         layout.offsets[i] = Variable::make(UInt(64), name);
-        layout.needed = max(layout.needed, layout.offsets[i] + run_bytes(*planned[i]));
+        layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
     }
     layout.needed = simplify(layout.needed);
     return layout;

@@ -153,7 +153,11 @@ TEST(PassHandBuilt, OffsetsFollowThisRunsSizes) {
     size_t at = text.find(key);
     ASSERT_NE(at, std::string::npos) << text;
     std::string definition = text.substr(at, text.find('\n', at) - at);
-    EXPECT_NE(definition.find("int64(n)"), std::string::npos) << definition;
+    std::string lower_size = "harena.size." + std::to_string(lower.name == "a" ? 0 : 1);
+    EXPECT_NE(definition.find(lower_size), std::string::npos) << definition;
+    size_t size_at = text.find("let " + lower_size + " = ");
+    ASSERT_NE(size_at, std::string::npos) << text;
+    EXPECT_NE(text.substr(size_at, text.find('\n', size_at) - size_at).find("int64(n)"), std::string::npos) << text;
 }
 
 TEST(PassHandBuilt, SmallConstantAllocationsStayOnTheStack) {
