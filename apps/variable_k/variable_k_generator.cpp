@@ -1,18 +1,42 @@
 // The variable-k pipeline: select k components (k changes every run, up to
 // 8192), then per component build sixteen 7x7 matrices, reduce them to one,
 // take row sums and project to 32 and 16 features; finally reduce over the
-// components. Nine intermediates sized k*16*7*7, k*7*7, k*7, k*32, k*16...
+// components. Eight intermediates sized k*16, k*16*7*7, k*7*7, k*7, k, k*32,
+// k*16 and k floats.
+//
+// intermediates_as_outputs=true builds the same stages with every
+// intermediate an extra output after `output`, so that a caller can pass all
+// of them in preallocated (the benchmark's zero-allocation reference).
 #include "Halide.h"
+
+#include <string>
+#include <vector>
 
 using namespace Halide;
 
 class VariableK : public Generator<VariableK> {
 public:
+    GeneratorParam<bool> intermediates_as_outputs{"intermediates_as_outputs", false};
+
     Input<Buffer<float>> candidates{"candidates", 2};  // [feature 0..15][candidate]
     Input<int> k{"k", 64, 1, 8192};
     Output<Buffer<float>> output{"output", 1};        // 32 values
 
+    void configure() {
+        if (intermediates_as_outputs) {
+            for (const Stage &s : kStages) {
+                extra_outputs.push_back(add_output<Buffer<float>>(s.name, (int)s.inner.size() + 1));
+            }
+        }
+    }
+
     void generate() {
+        for (size_t s = 0; s < kStages.size(); s++) {
+            stages.push_back(extra_outputs.empty() ? Func(kStages[s].name) : Func(*extra_outputs[s]));
+        }
+        Func selected = stages[0], mats = stages[1], mat = stages[2], rows = stages[3], norm = stages[4];
+        Func proj32 = stages[5], proj16 = stages[6], gate = stages[7];
+
         Expr n = candidates.dim(1).extent();
         // Component i takes a scattered candidate: a stand-in for a top-k pick.
         selected(f, i) = candidates(f, (i * 7919) % n);
@@ -32,10 +56,15 @@ public:
 
     void schedule() {
         output.dim(0).set_bounds(0, 32);
-        Func per_component[] = {selected, mats, mat, rows, norm, proj32, proj16, gate};
+        // As intermediates their inner extents are known when compiling, so
+        // their strides are constants; as outputs the same shapes are
+        // declared, which gives the kernels the same index arithmetic.
+        for (size_t s = 0; s < extra_outputs.size(); s++) {
+            dense(*extra_outputs[s], kStages[s].inner);
+        }
         if (get_target().has_gpu_feature()) {
             Var io, ii;
-            for (Func f : per_component) {
+            for (Func f : stages) {
                 f.compute_root();
                 Var i = f.args().back();
                 f.gpu_tile(i, io, ii, 64);
@@ -43,16 +72,37 @@ public:
             Var co, ci;
             output.gpu_tile(c, co, ci, 32);
         } else {
-            for (Func f : per_component) {
+            for (Func f : stages) {
                 f.compute_root();
             }
         }
     }
 
 private:
+    // Each stage's name and its inner extents; the component index follows.
+    struct Stage {
+        const char *name;
+        std::vector<int> inner;
+    };
+    inline static const std::vector<Stage> kStages = {
+        {"selected", {16}}, {"mats", {16, 7, 7}}, {"mat", {7, 7}}, {"rows", {7}},
+        {"norm", {}},       {"proj32", {32}},     {"proj16", {16}}, {"gate", {}},
+    };
+
     Var f{"f"}, i{"i"}, j{"j"}, a{"a"}, b{"b"}, c{"c"};
-    Func selected{"selected"}, mats{"mats"}, mat{"mat"}, rows{"rows"}, norm{"norm"};
-    Func proj32{"proj32"}, proj16{"proj16"}, gate{"gate"};
+    std::vector<GeneratorOutput<Buffer<float>> *> extra_outputs;
+    std::vector<Func> stages;
+
+    // Inner dimensions from 0 and densely packed; the component dimension
+    // follows them.
+    static void dense(GeneratorOutput<Buffer<float>> &out, const std::vector<int> &inner) {
+        int stride = 1;
+        for (size_t d = 0; d < inner.size(); d++) {
+            out.dim(d).set_bounds(0, inner[d]).set_stride(stride);
+            stride *= inner[d];
+        }
+        out.dim(inner.size()).set_stride(stride);
+    }
 };
 
 HALIDE_REGISTER_GENERATOR(VariableK, variable_k)
