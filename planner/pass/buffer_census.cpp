@@ -253,12 +253,16 @@ public:
         std::string data = is_buffer_object(op) ? op->name.substr(0, op->name.size() - 7) : op->name;
         if (index >= 0) {
             live[op->name].push_back(index);
-            live[data].push_back(index);
+            if (data != op->name) {
+                live[data].push_back(index);
+            }
         }
         op->body.accept(this);
         if (index >= 0) {
             live[op->name].pop_back();
-            live[data].pop_back();
+            if (data != op->name) {
+                live[data].pop_back();
+            }
         }
     }
 
