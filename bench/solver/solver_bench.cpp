@@ -152,11 +152,11 @@ int main(int argc, char **argv) {
   std::printf("within 0.01%%: plans within the default good_enough_ratio, where improvement stops\n\n");
 
   std::printf("## Default options\n\n");
-  std::printf("best_fit_orders %zu, lowest_first_orders %zu, improve_passes %llu, improve_placements %llu, "
+  std::printf("best_fit_orders %zu, lowest_first_orders %zu, slack_weight %g, improve_passes %llu, "
               "improve_placements_per_buffer %llu, search_max_buffers %zu, search_work_per_buffer %llu, "
               "good_enough_ratio %g, time_budget_ms %g\n\n",
               defaults.best_fit_orders.size(), defaults.lowest_first_orders.size(),
-              (unsigned long long)defaults.improve_passes, (unsigned long long)defaults.improve_placements,
+              defaults.slack_weight, (unsigned long long)defaults.improve_passes,
               (unsigned long long)defaults.improve_placements_per_buffer,
               defaults.search_max_buffers, (unsigned long long)defaults.search_work_per_buffer,
               defaults.good_enough_ratio, defaults.time_budget_ms);

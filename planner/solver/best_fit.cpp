@@ -90,7 +90,7 @@ uint64_t BestFit::find_offset(uint32_t i) {
   return best_gap != UINT64_MAX ? best_offset : align_up(free_from, item.alignment);
 }
 
-uint64_t BestFit::run(const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets) {
+uint64_t BestFit::run(const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets, uint64_t give_up_at) {
   clear();
   offsets.resize(prepared_.items.size());
   uint64_t arena = 0;
@@ -98,6 +98,7 @@ uint64_t BestFit::run(const std::vector<uint32_t> &order, std::vector<uint64_t> 
     offsets[i] = find_offset(i);
     insert(i, offsets[i]);
     arena = std::max(arena, offsets[i] + prepared_.items[i].size);
+    if (arena >= give_up_at) break;
   }
   return arena;
 }

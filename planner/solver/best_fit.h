@@ -22,8 +22,11 @@ class BestFit {
   explicit BestFit(const Prepared &);
 
   // Places prepared.items in `order` (indices into items) and returns the
-  // arena; offsets is indexed like items.
-  uint64_t run(const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets);
+  // arena; offsets is indexed like items. Stops as soon as the arena
+  // reaches `give_up_at` (a plan to beat), returning an arena at least that
+  // and a partial plan.
+  uint64_t run(const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets,
+               uint64_t give_up_at = UINT64_MAX);
 
  private:
   // [offset, end) of a placed item: the index keeps these rather than item

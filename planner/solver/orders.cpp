@@ -34,6 +34,17 @@ std::vector<uint64_t> peak_pressure(const Prepared &prepared) {
   return pressure;
 }
 
+std::vector<int64_t> slack_bias(const std::vector<uint64_t> &pressure, uint64_t lower_bound, double weight) {
+  std::vector<int64_t> bias(pressure.size(), 0);
+  if (!(weight > 0)) return bias;
+  for (size_t i = 0; i < pressure.size(); i++) {
+    // Below 2^62 for any weight up to 1, as the slack is below 2^63.
+    double room = double(lower_bound > pressure[i] ? lower_bound - pressure[i] : 0);
+    bias[i] = int64_t(std::min(weight * room, 0x1p62));
+  }
+  return bias;
+}
+
 std::vector<uint32_t> make_order(const Prepared &prepared, Order order, const std::vector<uint64_t> &pressure) {
   const std::vector<Item> &items = prepared.items;
   std::vector<uint32_t> result(items.size());

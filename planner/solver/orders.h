@@ -1,4 +1,5 @@
-// Internal to the solver: the static orders tried by the best-fit pass.
+// Internal to the solver: the static orders of the greedy passes, and the
+// ranks lowest first starts from.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +14,13 @@ namespace harena::detail {
 // lifetime: items alive at the busiest time come first in PressureDesc and
 // are the ones the exact search must settle first.
 std::vector<uint64_t> peak_pressure(const Prepared &);
+
+// Lowest first's bias (see lowest_first.h) for each item: `weight` times
+// the room its busiest time leaves, lower_bound - pressure. Buffers alive
+// only at quiet times then wait while those at the busy times, which must
+// fit with no gap at all, settle; the waiting ones end up higher, where
+// their quiet times have room. 0 for every item when weight is 0.
+std::vector<int64_t> slack_bias(const std::vector<uint64_t> &pressure, uint64_t lower_bound, double weight);
 
 // A permutation of item indices; `pressure` is only read for PressureDesc.
 std::vector<uint32_t> make_order(const Prepared &, Order, const std::vector<uint64_t> &pressure);

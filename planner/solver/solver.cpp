@@ -116,16 +116,18 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
   return improved;
 }
 
-// The greedy passes: best fit, then lowest first, for each order, stopping
+// The greedy passes: lowest first, then best fit, for each order, stopping
 // early at `goal`. `best` gets the smallest arena and `method` how it was
-// made.
+// made. Lowest first goes first because it usually wins: a later pass gives
+// up as soon as it reaches the best arena so far, which it can then no
+// longer beat.
 struct Greedy {
   Incumbent best;
   std::string method;
 };
 
-Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure, const SolverOptions &options,
-                     uint64_t goal) {
+Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
+                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal) {
   Greedy greedy;
   auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
     if (candidate.arena < greedy.best.arena) {
@@ -133,6 +135,13 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
       greedy.method = std::string(kind) + " " + order_name(order);
     }
   };
+  for (Order order : options.lowest_first_orders) {
+    if (greedy.best.arena <= goal) break;
+    Incumbent candidate;
+    candidate.order = detail::make_order(prepared, order, pressure);
+    candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
+    consider(std::move(candidate), "lowest-first", order);
+  }
   detail::BestFit best_fit(prepared);
   std::vector<Order> best_fit_orders = options.best_fit_orders;
   if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
@@ -140,15 +149,8 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
     if (greedy.best.arena <= goal) break;
     Incumbent candidate;
     candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = best_fit.run(candidate.order, candidate.offsets);
+    candidate.arena = best_fit.run(candidate.order, candidate.offsets, greedy.best.arena);
     consider(std::move(candidate), "best-fit", order);
-  }
-  for (Order order : options.lowest_first_orders) {
-    if (greedy.best.arena <= goal) break;
-    Incumbent candidate;
-    candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets);
-    consider(std::move(candidate), "lowest-first", order);
   }
   return greedy;
 }
@@ -167,20 +169,17 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
   if (!prepared.items.empty()) {
     const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
     const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
-    Greedy greedy = greedy_passes(prepared, pressure, options, goal);
+    const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
+    Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
     Incumbent &best = greedy.best;
     plan.method = greedy.method;
 
     detail::Deadline deadline(options.time_budget_ms);
     if (best.arena > goal && options.improve_passes > 0) {
       uint64_t before = best.arena;
-      // No more than improve_passes whole passes' worth in all.
-      const uint64_t n = prepared.items.size();
-      uint64_t placements = std::min(saturating_product(options.improve_passes, n),
-                                     std::max(options.improve_placements,
-                                              saturating_product(options.improve_placements_per_buffer, n)));
-      detail::squeaky_wheel(prepared, best, plan.lower_bound, goal, {options.improve_passes, placements}, deadline,
-                            best);
+      const uint64_t placements = saturating_product(options.improve_placements_per_buffer, prepared.items.size());
+      detail::squeaky_wheel(prepared, best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
+                            deadline, best);
       if (best.arena < before) plan.method += " + squeaky wheel";
     }
     if (best.arena > goal && prepared.items.size() <= options.search_max_buffers &&

@@ -2,15 +2,16 @@
 // that buffers alive at the same time never share a byte, keeping the arena
 // close to the lower bound. A pure, deterministic function on plain data.
 //
-// Greedy passes first, each placing every buffer once: best fit (TFLite's
-// greedy-by-size, XLA's heap simulator: each buffer in turn into the
-// smallest gap that holds it) and lowest first (always the buffer that can
-// go lowest, as MiniMalloc's search builds plans), each over a few orders;
-// the smallest arena wins. Then, while the arena is above the lower bound, a
-// bounded improvement: squeaky-wheel passes that move the buffers causing
-// a peak ahead, re-placing only the buffers around each peak, and for small
-// problems an exact search for a plan at the
-// lower bound (after MiniMalloc).
+// Greedy passes first, each placing every buffer once: lowest first (always
+// the buffer that can go lowest, as MiniMalloc's search builds plans, except
+// that buffers whose busiest time leaves room wait by a fraction of that
+// room) and best fit (TFLite's greedy-by-size, XLA's heap simulator: each
+// buffer in turn into the smallest gap that holds it), each over a few
+// orders; the smallest arena wins. Then, while the arena is above the lower
+// bound, a bounded improvement: squeaky-wheel passes that bring the buffers
+// causing a peak forward, re-placing only the buffers around each peak, and
+// for small problems an exact search for a plan at the lower bound (after
+// MiniMalloc).
 #pragma once
 
 #include <cstdint>
@@ -33,27 +34,36 @@ enum class Order {
 };
 
 struct SolverOptions {
-  // Orders of the best-fit passes, one pass each. With both lists empty,
-  // one best-fit pass in SizeDesc order.
+  // Orders of the lowest-first passes (the order breaks ties between buffers
+  // that can go equally low), one pass each, run first. The greedy passes
+  // stop early once one reaches good_enough_ratio.
+  std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
+
+  // Orders of the best-fit passes, one pass each, after those. With both
+  // lists empty, one best-fit pass in SizeDesc order. A greedy pass gives
+  // up as soon as its arena reaches the best so far, so one that cannot win
+  // costs little; with the lowest-first passes' ranks below, best fit
+  // rarely wins on random lifetimes, but it stays in as the field's
+  // baseline (TFLite, XLA), which the plan is then never worse than.
   std::vector<Order> best_fit_orders = {Order::SizeDesc};
 
-  // Orders of the lowest-first passes (the order breaks ties between buffers
-  // that can go equally low), one pass each. The greedy passes stop early
-  // once one reaches good_enough_ratio.
-  std::vector<Order> lowest_first_orders = {Order::PressureDesc, Order::AreaDesc, Order::BeginAsc};
+  // Lowest first lets buffers whose busiest time leaves room wait: each is
+  // ranked by its lowest offset plus this fraction of that room (the lower
+  // bound minus the live bytes then), so the buffers of the busy times
+  // settle first. 0 gives plain lowest first. The squeaky wheel starts
+  // from the same ranks.
+  double slack_weight = 1.0 / 16;
 
   // Squeaky-wheel passes after the greedy ones, over the windows of the
   // plan that are too high (each pass a lowest-first pass over one window),
-  // per window and depth below the lower bound; 0 turns them off...
-  uint64_t improve_passes = 24;
+  // at most this many per window and depth below the lower bound; 0 turns
+  // them off...
+  uint64_t improve_passes = 16;
 
-  // ...and at most this many buffer placements over all those passes
-  // (never more than improve_passes times the number of buffers)...
-  uint64_t improve_placements = 200000;
-
-  // ...or this many per buffer where that is more, so that large problems
-  // still get a few passes at each peak (by default 24 placements per
-  // buffer up to 8,333 buffers, 4 per buffer from 50,000).
+  // ...and this many buffer placements per buffer of the problem over all
+  // of them: 4 whole passes' worth (a pass that can no longer beat its
+  // window's best gives up, and counts only what it placed). The solve
+  // time is then a small multiple of one greedy pass at every size.
   uint64_t improve_placements_per_buffer = 4;
 
   // The exact search runs on problems with at most this many buffers of

@@ -6,7 +6,6 @@
 #include "solver/skyline.h"
 
 namespace harena::detail {
-
 namespace {
 
 // Buffers that end above a height and whose lifetimes chain together: they can be
@@ -50,27 +49,18 @@ std::vector<Window> windows_above(const Prepared &prepared, const std::vector<ui
 
 class Wheel {
  public:
-  Wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
-        const SqueakyWheelBudget &budget, const Deadline &deadline)
+  Wheel(const Prepared &prepared, const Incumbent &start, const std::vector<int64_t> &bias, uint64_t lower_bound,
+        uint64_t goal, const SqueakyWheelBudget &budget, const Deadline &deadline)
       : prepared_(prepared),
         lower_bound_(lower_bound),
         goal_(goal),
         budget_(budget),
         deadline_(deadline),
-        // A raise of this much (for the buffer highest above the bound)
-        // moves a buffer ahead of 5% of the others: enough to reorder the
-        // buffers at a peak within a few passes, small enough not to undo
-        // the start order.
-        boost_(0.05 * double(prepared.items.size())),
-        priority_(prepared.items.size()),
+        bias_(bias.empty() ? std::vector<int64_t>(prepared.items.size(), 0) : bias),
         rank_(prepared.items.size()),
         offsets_(start.offsets),
         scratch_(prepared.items.size()) {
-    const size_t n = prepared.items.size();
-    for (size_t k = 0; k < n; k++) {
-      rank_[start.order[k]] = uint32_t(k);
-      priority_[start.order[k]] = double(n - k);
-    }
+    for (size_t k = 0; k < start.order.size(); k++) rank_[start.order[k]] = uint32_t(k);
   }
 
   // Lowers the windows above ever lower heights until the arena reaches the
@@ -123,21 +113,23 @@ class Wheel {
   // Squeaky-wheel passes over one window; keeps its best placement.
   void lower(Window &w, const std::vector<uint64_t> &floor) {
     const std::vector<uint64_t> window_floor(floor.begin() + w.first, floor.begin() + w.last);
+    // Ties go by the start order; only the biases change between passes.
     std::vector<uint32_t> order = w.items;
-    uint64_t top = w.top;  // of the last pass
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return rank_[a] < rank_[b]; });
+    LowestFirst pass(prepared_, order, w.first, window_floor);
     std::vector<uint64_t> &offsets = scratch_;
     for (uint32_t i : w.items) offsets[i] = offsets_[i];
-    for (uint64_t pass = 0; pass < budget_.passes && w.top > goal_; pass++) {
+    for (uint64_t attempt = 0; attempt < budget_.passes && w.top > goal_; attempt++) {
       if (out_of_budget(w.items.size())) return;
       for (uint32_t i : w.items) {
         uint64_t end = offsets[i] + prepared_.items[i].size;
-        if (end > lower_bound_) priority_[i] += boost_ * double(end - lower_bound_) / double(top - lower_bound_);
+        if (end > lower_bound_) bias_[i] = lowered(bias_[i], end - lower_bound_);
       }
-      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        return priority_[a] != priority_[b] ? priority_[a] > priority_[b] : rank_[a] < rank_[b];
-      });
-      top = lowest_first(prepared_, order, w.first, window_floor, offsets);
-      placed_ += w.items.size();
+      // A pass gives up once it cannot beat the window's best; the buffers
+      // it did not place keep their offsets from the pass before, which
+      // still tell the next one which of them ended too high.
+      uint64_t top = pass.run(offsets, bias_, w.top);
+      placed_ += pass.placed();
       if (top < w.top) {
         w.top = top;
         for (uint32_t i : w.items) offsets_[i] = offsets[i];
@@ -145,13 +137,21 @@ class Wheel {
     }
   }
 
+  // A buffer that ended `excess` bytes above the lower bound comes forward
+  // by a fifth of that: enough to settle it before the buffers that pushed
+  // it up within a few passes, little enough that the buffers it passes do
+  // not all end up above it instead.
+  static int64_t lowered(int64_t bias, uint64_t excess) {
+    int64_t step = int64_t(std::min<uint64_t>(excess / 5, uint64_t(1) << 61));
+    return bias > INT64_MIN / 2 + step ? bias - step : INT64_MIN / 2;
+  }
+
   const Prepared &prepared_;
   const uint64_t lower_bound_, goal_;
   const SqueakyWheelBudget budget_;
   const Deadline &deadline_;
-  const double boost_;
-  std::vector<double> priority_;
-  std::vector<uint32_t> rank_;      // position in the start order, which breaks ties in priority
+  std::vector<int64_t> bias_;       // lowest first's, lowered for buffers that end above the bound
+  std::vector<uint32_t> rank_;      // position in the start order, which breaks ties
   std::vector<uint64_t> offsets_;   // the plan so far
   std::vector<uint64_t> scratch_;   // the window's last pass
   uint64_t placed_ = 0;
@@ -159,9 +159,10 @@ class Wheel {
 
 }  // namespace
 
-void squeaky_wheel(const Prepared &prepared, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
-                   const SqueakyWheelBudget &budget, const Deadline &deadline, Incumbent &best) {
-  Wheel wheel(prepared, start, lower_bound, goal, budget, deadline);
+void squeaky_wheel(const Prepared &prepared, const Incumbent &start, const std::vector<int64_t> &bias,
+                   uint64_t lower_bound, uint64_t goal, const SqueakyWheelBudget &budget, const Deadline &deadline,
+                   Incumbent &best) {
+  Wheel wheel(prepared, start, bias, lower_bound, goal, budget, deadline);
   uint64_t arena = wheel.run(start.arena);
   if (arena < best.arena) {
     best.offsets = wheel.offsets();

@@ -1,9 +1,12 @@
 // Internal to the solver: squeaky-wheel optimization (Joslin & Clements,
 // JAIR 1999) over lowest-first passes, run only where the plan is too high.
-// After each pass, every buffer that ends above the lower bound gets its
-// priority raised in proportion to how far above it ends, and the next pass
-// places buffers by priority; buffers that caused the peak move ahead of
-// those that fit anyway, which is what a lower arena needs.
+// After each pass, every buffer that ends above the lower bound has its
+// lowest-first bias lowered in proportion to how far above it ends, so the
+// next pass places it earlier: buffers that caused the peak settle before
+// those that fit anyway, which is what a lower arena needs. (Lowering the
+// bias moves a buffer ahead of others that could go up to that much lower;
+// a priority that only broke ties between equally low buffers moved it far
+// less, and needed several times the passes.)
 //
 // A pass re-places only a window: the buffers that end above some height
 // and are linked, through lifetimes that overlap, to a buffer above the
@@ -30,10 +33,12 @@ struct SqueakyWheelBudget {
 
 // Starts from `start` (any valid plan, and the order that made it) and
 // replaces `best` by any better plan found, until best's arena is at most
-// `goal` or the budget or deadline runs out. Priorities grow with how far
-// buffers end above `lower_bound`. `start` may be `best` itself; best.order
-// is left as it was, as the plan no longer comes from one order.
-void squeaky_wheel(const Prepared &, const Incumbent &start, uint64_t lower_bound, uint64_t goal,
-                   const SqueakyWheelBudget &, const Deadline &, Incumbent &best);
+// `goal` or the budget or deadline runs out. `bias` (indexed like
+// prepared.items, or empty for none) is the bias the passes start from;
+// start.order breaks ties. `start` may be `best` itself; best.order is left
+// as it was, as the plan no longer comes from one order.
+void squeaky_wheel(const Prepared &, const Incumbent &start, const std::vector<int64_t> &bias,
+                   uint64_t lower_bound, uint64_t goal, const SqueakyWheelBudget &, const Deadline &,
+                   Incumbent &best);
 
 }  // namespace harena::detail

@@ -1,14 +1,17 @@
-// The skyline segment tree and lowest first carried on over a floor, against
-// naive per-section arrays.
+// The skyline segment tree, and the lowest-first and best-fit passes: carried
+// on over a floor, ranked with biases, giving up at a bound.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "solver/best_fit.h"
 #include "solver/instances.h"
 #include "solver/lowest_first.h"
 #include "solver/orders.h"
 #include "solver/prepared.h"
 #include "solver/skyline.h"
+#include "solver/validator.h"
+#include "test_util.h"
 
 namespace harena::detail {
 namespace {
@@ -54,9 +57,90 @@ TEST(LowestFirst, CarriesOnAPlanFromAFloor) {
       }
     }
     std::vector<uint64_t> again = offsets;
-    EXPECT_EQ(lowest_first(prepared, above, 0, floor, again), arena) << "height " << height;
+    EXPECT_EQ(LowestFirst(prepared, above, 0, floor).run(again), arena) << "height " << height;
     EXPECT_EQ(again, offsets) << "height " << height;
   }
+}
+
+// The plan of a pass over all items, as a Plan of the problem they came from.
+Plan plan_of(const Problem &problem, const Prepared &prepared, const std::vector<uint64_t> &offsets) {
+  Plan plan;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  for (size_t i = 0; i < prepared.items.size(); i++) {
+    plan.offsets[prepared.items[i].index] = offsets[i];
+    plan.arena_bytes = std::max(plan.arena_bytes, offsets[i] + prepared.items[i].size);
+  }
+  return plan;
+}
+
+TEST(LowestFirst, ANegativeBiasBringsABufferForward) {
+  // Two buffers alive together: without bias the order decides the tie at
+  // offset 0; a bias below the other buffer's size puts the second first.
+  Prepared prepared = prepare({{{"a", 0, 2, 100, 1}, {"b", 0, 2, 200, 1}}});
+  std::vector<uint64_t> offsets;
+  EXPECT_EQ(lowest_first(prepared, {0, 1}, offsets), 300u);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 100}));
+  EXPECT_EQ(lowest_first(prepared, {0, 1}, offsets, {0, -1}), 300u);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{200, 0}));
+  // A positive bias makes a buffer wait as long as others can go lower
+  // than its lowest offset plus the bias.
+  EXPECT_EQ(lowest_first(prepared, {0, 1}, offsets, {150, 0}), 300u);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{200, 0}));
+  EXPECT_EQ(lowest_first(prepared, {0, 1}, offsets, {250, 0}), 300u);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{200, 0}));
+}
+
+TEST(LowestFirst, AnyBiasGivesAValidPlan) {
+  std::mt19937_64 rng(5);
+  for (int k = 0; k < 200; k++) {
+    Problem problem = testing::random_problem(rng, 1 + k % 80);
+    Prepared prepared = prepare(problem);
+    std::vector<uint32_t> order = make_order(prepared, Order::SizeDesc, peak_pressure(prepared));
+    // Biases from none to the extremes the squeaky wheel can reach.
+    std::vector<int64_t> bias(prepared.items.size());
+    for (int64_t &b : bias) {
+      switch (rng() % 4) {
+        case 0: b = 0; break;
+        case 1: b = int64_t(rng() % 100000) - 50000; break;
+        case 2: b = INT64_MIN / 2; break;
+        default: b = int64_t(1) << 62; break;
+      }
+    }
+    std::vector<uint64_t> offsets;
+    uint64_t arena = lowest_first(prepared, order, offsets, bias);
+    Plan plan = plan_of(problem, prepared, offsets);
+    EXPECT_EQ(plan.arena_bytes, arena);
+    Validation v = validate(problem, plan);
+    ASSERT_TRUE(v.ok) << "problem " << k << ": " << v.error;
+  }
+}
+
+TEST(GreedyPasses, GiveUpOnlyWhenTheyCannotBeatTheBound) {
+  Prepared prepared = prepare(instances::uniform_random(300, 2));
+  const std::vector<uint64_t> pressure = peak_pressure(prepared);
+  const std::vector<uint32_t> order = make_order(prepared, Order::SizeDesc, pressure);
+  const std::vector<int64_t> bias = slack_bias(pressure, lower_bound(prepared), 1.0 / 16);
+  std::vector<uint64_t> full, partial;
+  const uint64_t lf = lowest_first(prepared, order, full, bias);
+  LowestFirst pass(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0));
+  partial.resize(prepared.items.size());
+  EXPECT_EQ(pass.run(partial, bias, lf + 1), lf);
+  EXPECT_EQ(pass.placed(), prepared.items.size());
+  EXPECT_EQ(partial, full);
+  EXPECT_GE(pass.run(partial, bias, lf), lf);
+  EXPECT_GE(pass.run(partial, bias, lf / 2), lf / 2);
+  EXPECT_LT(pass.placed(), prepared.items.size());
+
+  BestFit best_fit(prepared);
+  const uint64_t bf = best_fit.run(order, full);
+  EXPECT_EQ(best_fit.run(order, partial, bf + 1), bf);
+  EXPECT_EQ(partial, full);
+  EXPECT_GE(best_fit.run(order, partial, bf / 2), bf / 2);
+}
+
+TEST(SlackBias, IsTheWeightedRoomAtEachBuffersBusiestTime) {
+  EXPECT_EQ(slack_bias({100, 40, 0}, 100, 0.5), (std::vector<int64_t>{0, 30, 50}));
+  EXPECT_EQ(slack_bias({100, 40}, 100, 0), (std::vector<int64_t>{0, 0}));
 }
 
 }  // namespace
