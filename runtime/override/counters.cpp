@@ -1,17 +1,111 @@
 #include "counters.h"
 
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+
 #include "harena/override.h"
 
 namespace harena::override_detail {
 
-Counters &counters() {
-    static Counters c;
-    return c;
+namespace {
+
+constexpr int kEvents = static_cast<int>(Event::heap_default_allocation) + 1;
+
+// One thread's counts, on a line of its own so that threads counting at once
+// do not share it. Atomic only so that readers on other threads may load them.
+struct alignas(64) Block {
+    std::atomic<uint64_t> counts[kEvents] = {};
+    Block *next = nullptr;
+};
+
+// Leaked on purpose: threads may count while static objects are destroyed.
+struct Tally {
+    std::mutex mutex;
+    Block *live = nullptr;            // blocks of threads that counted and have not exited
+    uint64_t exited[kEvents] = {};    // what exited threads counted
+    uint64_t baseline[kEvents] = {};  // the totals at the last reset
+};
+
+Tally &tally() {
+    static Tally *t = new Tally;
+    return *t;
+}
+
+// Plain pointers, constant-initialised: reading them needs no guard.
+thread_local Block *own = nullptr;
+thread_local bool own_gone = false;
+
+// Folds the thread's block into the exited totals when the thread ends.
+// Touched only when the thread counts for the first time.
+struct Owner {
+    Block *block = nullptr;
+    ~Owner() {
+        if (block == nullptr) {
+            return;
+        }
+        Tally &t = tally();
+        std::lock_guard<std::mutex> lock(t.mutex);
+        for (int e = 0; e < kEvents; e++) {
+            t.exited[e] += block->counts[e].load(std::memory_order_relaxed);
+        }
+        for (Block **p = &t.live; *p != nullptr; p = &(*p)->next) {
+            if (*p == block) {
+                *p = block->next;
+                break;
+            }
+        }
+        delete block;
+        own = nullptr;
+        own_gone = true;
+    }
+};
+
+thread_local Owner owner;
+
+// The totals since the process started, under the tally's mutex.
+void totals(const Tally &t, uint64_t out[kEvents]) {
+    for (int e = 0; e < kEvents; e++) {
+        out[e] = t.exited[e];
+    }
+    for (const Block *b = t.live; b != nullptr; b = b->next) {
+        for (int e = 0; e < kEvents; e++) {
+            out[e] += b->counts[e].load(std::memory_order_relaxed);
+        }
+    }
+}
+
+[[gnu::noinline]] void count_first(Event event) {
+    Tally &t = tally();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    if (own_gone) {
+        // Counting from a thread-exit destructor that ran after the owner's.
+        t.exited[static_cast<int>(event)]++;
+        return;
+    }
+    auto *block = new Block;
+    block->counts[static_cast<int>(event)].store(1, std::memory_order_relaxed);
+    block->next = t.live;
+    t.live = block;
+    owner.block = block;
+    own = block;
+}
+
+}  // namespace
+
+void count(Event event) {
+    Block *block = own;
+    if (block == nullptr) {
+        count_first(event);
+        return;
+    }
+    std::atomic<uint64_t> &c = block->counts[static_cast<int>(event)];
+    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 
 }  // namespace harena::override_detail
 
-using harena::override_detail::counters;
+using namespace harena::override_detail;
 
 extern "C" {
 
@@ -19,23 +113,27 @@ void harena_override_get_counters(harena_override_counters *out) {
     if (out == nullptr) {
         return;
     }
-    const auto &c = counters();
-    out->device_arena_allocations = c.device_arena_allocations.load(std::memory_order_relaxed);
-    out->device_arena_frees = c.device_arena_frees.load(std::memory_order_relaxed);
-    out->device_default_allocations = c.device_default_allocations.load(std::memory_order_relaxed);
-    out->device_default_frees = c.device_default_frees.load(std::memory_order_relaxed);
-    out->heap_arena_allocations = c.heap_arena_allocations.load(std::memory_order_relaxed);
-    out->heap_default_allocations = c.heap_default_allocations.load(std::memory_order_relaxed);
+    Tally &t = tally();
+    uint64_t now[kEvents];
+    {
+        std::lock_guard<std::mutex> lock(t.mutex);
+        totals(t, now);
+        for (int e = 0; e < kEvents; e++) {
+            now[e] -= t.baseline[e];
+        }
+    }
+    out->device_arena_allocations = now[static_cast<int>(Event::device_arena_allocation)];
+    out->device_arena_frees = now[static_cast<int>(Event::device_arena_free)];
+    out->device_default_allocations = now[static_cast<int>(Event::device_default_allocation)];
+    out->device_default_frees = now[static_cast<int>(Event::device_default_free)];
+    out->heap_arena_allocations = now[static_cast<int>(Event::heap_arena_allocation)];
+    out->heap_default_allocations = now[static_cast<int>(Event::heap_default_allocation)];
 }
 
 void harena_override_reset_counters(void) {
-    auto &c = counters();
-    c.device_arena_allocations = 0;
-    c.device_arena_frees = 0;
-    c.device_default_allocations = 0;
-    c.device_default_frees = 0;
-    c.heap_arena_allocations = 0;
-    c.heap_default_allocations = 0;
+    Tally &t = tally();
+    std::lock_guard<std::mutex> lock(t.mutex);
+    totals(t, t.baseline);
 }
 
 }  // extern "C"

@@ -2,24 +2,21 @@
 // made no driver allocation.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-
 namespace harena::override_detail {
 
-struct Counters {
-    std::atomic<uint64_t> device_arena_allocations{0};
-    std::atomic<uint64_t> device_arena_frees{0};
-    std::atomic<uint64_t> device_default_allocations{0};
-    std::atomic<uint64_t> device_default_frees{0};
-    std::atomic<uint64_t> heap_arena_allocations{0};
-    std::atomic<uint64_t> heap_default_allocations{0};
+enum class Event {
+    device_arena_allocation,
+    device_arena_free,
+    device_default_allocation,
+    device_default_free,
+    heap_arena_allocation,
+    heap_default_allocation,
 };
 
-Counters &counters();
-
-inline void count(std::atomic<uint64_t> &counter) {
-    counter.fetch_add(1, std::memory_order_relaxed);
-}
+// Counts one event of the calling thread. Each thread counts in a block that
+// only it writes, so counting is a plain load and store with no locked
+// instruction; harena_override_get_counters sums the blocks of live threads
+// and what exited threads counted.
+void count(Event event);
 
 }  // namespace harena::override_detail

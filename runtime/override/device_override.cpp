@@ -15,24 +15,41 @@ namespace {
 // allocator (distinct from 0 and from Halide's negative codes).
 constexpr int kFallBack = 1;
 
-// Halide's backends reject buffers with negative strides (CUDA aborts):
-// those keep Halide's behaviour.
-bool has_negative_stride(const halide_buffer_t *buf) {
+// buf->size_in_bytes() in one pass over the dimensions instead of two, and
+// whether a stride is negative: Halide's backends reject such buffers (CUDA
+// aborts), so those keep Halide's behaviour.
+struct Span {
+    uint64_t bytes;
+    bool negative_stride;
+};
+
+Span span_of(const halide_buffer_t *buf) {
+    int64_t first = 0;  // begin_offset()
+    int64_t last = 0;   // end_offset() - 1
+    bool negative_stride = false;
     for (int i = 0; i < buf->dimensions; i++) {
-        if (buf->dim[i].stride < 0) {
-            return true;
+        const halide_dimension_t &d = buf->dim[i];
+        const int64_t reach = int64_t(d.stride) * (d.extent - 1);
+        if (d.stride < 0) {
+            first += reach;
+            negative_stride = true;
+        } else {
+            last += reach;
         }
     }
-    return false;
+    return Span{uint64_t(last + 1 - first) * buf->type.bytes(), negative_stride};
 }
 
-// 0 with *address holding the buffer's bytes, kFallBack, or Halide's error
-// code after the arena reported why.
-int take_bytes(harena_arena *arena, const halide_buffer_t *buf, uint64_t *address) {
-    if (has_negative_stride(buf)) {
+// 0 with *address holding span.bytes for the buffer, kFallBack, or Halide's
+// error code after the arena reported why. The arena is the calling thread's
+// active one, so it is live (destroy refuses while it has a scope) and
+// harena_alloc_buffer's checks would only repeat what the caller knows.
+int take_bytes(harena_arena *arena, const halide_buffer_t *buf, const Span &span, uint64_t *address) {
+    if (span.negative_stride) {
         return kFallBack;
     }
-    const int result = harena_alloc_buffer(arena, buf, address);
+    const uint64_t bytes = span.bytes;
+    const int result = harena::detail::bump(*arena, bytes, harena::detail::AllocationName{nullptr, buf}, address);
     if (result == HARENA_OK) {
         return 0;
     }
@@ -43,18 +60,21 @@ int take_bytes(harena_arena *arena, const halide_buffer_t *buf, uint64_t *addres
 }
 
 // Binds the bytes to the buffer the way Halide binds foreign memory, which
-// sets device and device_interface and leaves ownership outside Halide.
+// sets device and device_interface and leaves ownership outside Halide. The
+// caller has validated buf and found no device allocation on it.
 int bind(void *user_context, harena_arena *arena, halide_buffer_t *buf, const halide_device_interface_t *iface,
-         uint64_t address) {
-    const int result = iface->wrap_native(user_context, buf, address, iface);
+         uint64_t address, uint64_t bytes) {
+    const int result = wrap_native(user_context, buf, iface, address);
     if (result != 0) {
-        (void)harena_free(arena, address, buf->size_in_bytes());
+        harena::detail::release(*arena, address, bytes);
         return result;
     }
-    count(counters().device_arena_allocations);
+    count(Event::device_arena_allocation);
     return 0;
 }
 
+// The arena whose memory buf's device allocation is, or NULL; it is live and
+// contains buf->device.
 harena_arena *slice_owner(const halide_buffer_t *buf) {
     if (buf->device_interface == nullptr || buf->device == 0) {
         return nullptr;
@@ -63,9 +83,9 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
 }
 
 int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
-    (void)harena_free(arena, buf->device, buf->size_in_bytes());
-    const int result = buf->device_interface->detach_native(user_context, buf);
-    count(counters().device_arena_frees);
+    harena::detail::release(*arena, buf->device, span_of(buf).bytes);
+    const int result = detach_native(user_context, buf);
+    count(Event::device_arena_free);
     return result ? halide_error_code_device_free_failed : 0;
 }
 
@@ -88,16 +108,17 @@ int halide_device_malloc(void *user_context, halide_buffer_t *buf, const halide_
         if (buf->device != 0) {
             return 0;  // as Halide's backends: an existing allocation stays
         }
+        const Span span = span_of(buf);
         uint64_t address = 0;
-        const int result = take_bytes(arena, buf, &address);
+        const int result = take_bytes(arena, buf, span, &address);
         if (result == 0) {
-            return bind(user_context, arena, buf, iface, address);
+            return bind(user_context, arena, buf, iface, address, span.bytes);
         }
         if (result != kFallBack) {
             return result;
         }
     }
-    count(counters().device_default_allocations);
+    count(Event::device_default_allocation);
     SuspendScopes suspend;
     return default_device_malloc(user_context, buf, iface);
 }
@@ -110,7 +131,7 @@ int halide_device_free(void *user_context, halide_buffer_t *buf) {
         return give_back(user_context, arena, buf);
     }
     if (buf->device_interface != nullptr) {
-        count(counters().device_default_frees);
+        count(Event::device_default_free);
     }
     SuspendScopes suspend;
     return default_device_free(user_context, buf);
@@ -129,17 +150,19 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
     }
     harena_arena *arena = harena_active_arena(iface);
     if (arena != nullptr && buf->device == 0) {
+        const Span span = span_of(buf);
+        const uint64_t bytes = span.bytes;
         uint64_t address = 0;
-        int result = take_bytes(arena, buf, &address);
+        int result = take_bytes(arena, buf, span, &address);
         if (result == 0) {
-            auto *host = static_cast<uint8_t *>(halide_malloc(user_context, buf->size_in_bytes()));
+            auto *host = static_cast<uint8_t *>(halide_malloc(user_context, bytes));
             if (host == nullptr) {
-                (void)harena_free(arena, address, buf->size_in_bytes());
+                harena::detail::release(*arena, address, bytes);
                 halide_error(user_context, "allocating host and device memory failed\n");
                 return halide_error_code_device_malloc_failed;
             }
             buf->host = host;
-            result = bind(user_context, arena, buf, iface, address);
+            result = bind(user_context, arena, buf, iface, address, bytes);
             if (result != 0) {
                 halide_free(user_context, host);
                 buf->host = nullptr;
@@ -150,7 +173,7 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
             return result;
         }
     }
-    count(counters().device_default_allocations);
+    count(Event::device_default_allocation);
     SuspendScopes suspend;
     return default_device_and_host_malloc(user_context, buf, iface);
 }
@@ -170,7 +193,7 @@ int halide_device_and_host_free(void *user_context, halide_buffer_t *buf) {
         return result;
     }
     if (buf->device_interface != nullptr) {
-        count(counters().device_default_frees);
+        count(Event::device_default_free);
     }
     SuspendScopes suspend;
     return default_device_and_host_free(user_context, buf);

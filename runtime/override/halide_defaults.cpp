@@ -6,42 +6,20 @@ namespace harena::override_detail {
 
 namespace {
 
-// halide_abort_if_false: Halide treats a device handle left behind by a free
-// as memory corruption and aborts.
-void abort_unless_released(void *user_context, const halide_buffer_t *buf) {
+const char *const kLeftDeviceSet = "halide_device_free: the device interface left buf->device set\n";
+
+}  // namespace
+
+void abort_unless_released(void *user_context, const halide_buffer_t *buf, const char *message) {
     if (buf->device != 0) {
-        halide_print(user_context, "halide_device_free: the device interface left buf->device set\n");
+        halide_print(user_context, message);
         std::abort();
     }
 }
 
-}  // namespace
-
-int validate_buffer(void *user_context, const halide_buffer_t *buf, const char *routine) {
-    if (buf == nullptr) {
-        return halide_error_buffer_is_null(user_context, routine);
-    }
-    const bool interface_set = buf->device_interface != nullptr;
-    const bool device_set = buf->device != 0;
-    if (device_set && !interface_set) {
-        return halide_error_no_device_interface(user_context);
-    }
-    if (interface_set && !device_set) {
-        return halide_error_device_interface_no_device(user_context);
-    }
-    if (buf->host_dirty() && buf->device_dirty()) {
-        return halide_error_host_and_device_dirty(user_context);
-    }
-    return 0;
-}
-
-int check_same_interface(void *user_context, const halide_buffer_t *buf,
-                         const halide_device_interface_t *device_interface, const char *message) {
-    if (buf->device_interface != nullptr && buf->device_interface != device_interface) {
-        halide_error(user_context, message);
-        return halide_error_code_incompatible_device_interface;
-    }
-    return 0;
+int report_switching_interfaces(void *user_context, const char *message) {
+    halide_error(user_context, message);
+    return halide_error_code_incompatible_device_interface;
 }
 
 int default_device_malloc(void *user_context, halide_buffer_t *buf, const halide_device_interface_t *device_interface) {
@@ -62,7 +40,7 @@ int default_device_free(void *user_context, halide_buffer_t *buf) {
     impl->use_module();
     const int result = impl->device_free(user_context, buf);
     impl->release_module();
-    abort_unless_released(user_context, buf);
+    abort_unless_released(user_context, buf, kLeftDeviceSet);
     return result ? halide_error_code_device_free_failed : 0;
 }
 
@@ -86,7 +64,7 @@ int default_device_and_host_free(void *user_context, halide_buffer_t *buf) {
         impl->use_module();
         const int result = impl->device_and_host_free(user_context, buf);
         impl->release_module();
-        abort_unless_released(user_context, buf);
+        abort_unless_released(user_context, buf, kLeftDeviceSet);
         return result ? halide_error_code_device_free_failed : 0;
     }
     if (buf->host != nullptr) {

@@ -27,14 +27,14 @@ void *arena_malloc(void *user_context, size_t size) {
         const int result = harena_alloc(arena, size + header, "a halide_malloc block", &address);
         if (result == HARENA_OK) {
             reinterpret_cast<uint64_t *>(address + header)[-1] = size;
-            count(counters().heap_arena_allocations);
+            count(Event::heap_arena_allocation);
             return reinterpret_cast<void *>(address + header);
         }
         if (result != HARENA_ERROR_OVERFLOW || arena->overflow_policy != HARENA_OVERFLOW_FALLBACK) {
             return nullptr;  // reported; Halide then fails with out of memory
         }
     }
-    count(counters().heap_default_allocations);
+    count(Event::heap_default_allocation);
     return previous_malloc(user_context, size);
 }
 

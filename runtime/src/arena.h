@@ -51,13 +51,21 @@ inline uint64_t round_up(uint64_t value, uint64_t alignment) {
 }
 
 // An allocation is one compare-and-swap on a single word that holds the
-// offset of the first free byte (low 40 bits, so arenas up to 1 TiB) and the
-// number of allocations modulo 2^24 (high bits); each wrap of that count
-// bumps a separate counter.
+// offset of the first free byte (low 40 bits, so arenas up to 1 TiB), the
+// number of LIFO frees that moved it back (next 12 bits) and the number of
+// allocations (high 12 bits), both modulo 2^12; each wrap of a count bumps a
+// separate counter. The counts ride on the exchange that moves the offset, so
+// counting costs no locked instruction of its own.
 constexpr int kOffsetBits = 40;
+constexpr int kCountBits = 12;
 constexpr uint64_t kOffsetMask = (uint64_t(1) << kOffsetBits) - 1;
-constexpr uint64_t kOneAllocation = uint64_t(1) << kOffsetBits;
+constexpr int kReclaimShift = kOffsetBits;
+constexpr uint64_t kOneReclaim = uint64_t(1) << kReclaimShift;
+constexpr uint64_t kReclaimMask = ((uint64_t(1) << kCountBits) - 1) << kReclaimShift;
+constexpr int kAllocationShift = kOffsetBits + kCountBits;  // the top bits: a wrap carries out of the word
+constexpr uint64_t kOneAllocation = uint64_t(1) << kAllocationShift;
 constexpr uint64_t kMaxCapacity = kOffsetMask;
+static_assert(kAllocationShift + kCountBits == 64, "the state word holds exactly the offset and two counts");
 
 inline uint64_t offset_of(uint64_t state) {
     return state & kOffsetMask;
@@ -65,6 +73,12 @@ inline uint64_t offset_of(uint64_t state) {
 
 inline uint64_t with_offset(uint64_t state, uint64_t offset) {
     return (state & ~kOffsetMask) | offset;
+}
+
+// state with one more reclaim; at 2^12 the field wraps to 0 instead of
+// carrying into the allocation count.
+inline uint64_t with_one_more_reclaim(uint64_t state) {
+    return (state & kReclaimMask) == kReclaimMask ? state & ~kReclaimMask : state + kOneReclaim;
 }
 
 }  // namespace harena::detail
@@ -88,13 +102,14 @@ struct harena_arena {
     std::atomic<uint64_t> high_water{0};
     std::atomic<uint32_t> depth{0};
 
-    alignas(64) std::atomic<uint64_t> reclaimed{0};
-    std::atomic<uint64_t> overflows{0};
+    alignas(64) std::atomic<uint64_t> overflows{0};
     std::atomic<uint64_t> fallbacks{0};
     std::atomic<bool> fallback_noticed{false};
     std::atomic<uint32_t> attached_scopes{0};
-    std::atomic<uint64_t> allocation_wraps{0};
-    uint64_t allocation_baseline = 0;  // count at the last statistics reset
+    std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
+    std::atomic<uint64_t> reclaim_wraps{0};     // of the reclaim count in state, every 2^12
+    uint64_t allocation_baseline = 0;  // counts at the last statistics reset
+    uint64_t reclaim_baseline = 0;
     uint64_t measured_bytes = 0;             // measuring arenas: the last planned pipeline's request
     uint64_t measured_worst_case_bytes = 0;
     uint64_t frames_pushed = 0;
@@ -160,8 +175,14 @@ inline void set_top(harena_arena &arena, uint64_t offset) {
     arena.state.store(with_offset(arena.state.load(std::memory_order_relaxed), offset), std::memory_order_relaxed);
 }
 
-// Allocations since creation.
+// Allocations and reclaims since creation. Exact while no allocation or free
+// runs; a read that overlaps one may miss the last 2^12 of a count for the
+// instant between the exchange that wraps it and the wrap counter's update.
 uint64_t allocation_total(const harena_arena &arena);
+uint64_t reclaim_total(const harena_arena &arena);
+
+// harena_free after its checks: the arena is live and contains address.
+void release(harena_arena &arena, uint64_t address, uint64_t bytes);
 
 // Backends: obtain and give back the arena's own memory.
 int host_acquire(harena_arena &arena, uint64_t capacity);

@@ -67,7 +67,7 @@ const char *type_code_name(uint8_t code) {
     arena.live.push_back(LiveAllocation{offset, size, std::move(text)});
 }
 
-void forget(harena_arena &arena, uint64_t offset) {
+[[gnu::noinline]] void forget(harena_arena &arena, uint64_t offset) {
     std::lock_guard<std::mutex> lock(arena.live_mutex);
     for (auto it = arena.live.rbegin(); it != arena.live.rend(); ++it) {
         if (it->offset == offset) {
@@ -103,13 +103,26 @@ std::string AllocationName::text() const {
     return text;
 }
 
-uint64_t allocation_total(const harena_arena &arena) {
+namespace {
+
+uint64_t count_total(const harena_arena &arena, const std::atomic<uint64_t> &wrap_counter, int shift) {
     uint64_t wraps, state;
     do {
-        wraps = arena.allocation_wraps.load(std::memory_order_relaxed);
+        wraps = wrap_counter.load(std::memory_order_relaxed);
         state = arena.state.load(std::memory_order_relaxed);
-    } while (wraps != arena.allocation_wraps.load(std::memory_order_relaxed));
-    return (wraps << (64 - kOffsetBits)) + (state >> kOffsetBits);
+    } while (wraps != wrap_counter.load(std::memory_order_relaxed));
+    const uint64_t field = (state >> shift) & ((uint64_t(1) << kCountBits) - 1);
+    return (wraps << kCountBits) + field;
+}
+
+}  // namespace
+
+uint64_t allocation_total(const harena_arena &arena) {
+    return count_total(arena, arena.allocation_wraps, kAllocationShift);
+}
+
+uint64_t reclaim_total(const harena_arena &arena) {
+    return count_total(arena, arena.reclaim_wraps, kReclaimShift);
 }
 
 int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address) {
@@ -129,7 +142,7 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
         }
         // top + size <= capacity: the offset cannot carry into the count.
     } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_relaxed));
-    if (((state + kOneAllocation) >> kOffsetBits) == 0) {
+    if (((state + kOneAllocation) >> kAllocationShift) == 0) {
         arena.allocation_wraps.fetch_add(1, std::memory_order_relaxed);
     }
     raise_high_water(arena, top + size);
@@ -138,6 +151,36 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
     }
     *address = arena.base + top;
     return HARENA_OK;
+}
+
+void release(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    const uint64_t begin = address - arena.base;
+    if (arena.debug) {
+        forget(arena, begin);
+    }
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    if (depth == 0 || bytes > arena.capacity) {
+        return;
+    }
+    // Bytes below the top frame's start, or in its reservation, come back
+    // when their own frame pops.
+    const Frame &frame = arena.frames[depth - 1];
+    if (begin < frame.offset + frame.reserved) {
+        return;
+    }
+    const uint64_t end = begin + allocation_size(arena, bytes);
+    uint64_t state = arena.state.load(std::memory_order_relaxed);
+    // Retried only while the allocation is still the most recent one: a
+    // failed exchange may come from a free elsewhere that did not move it.
+    while (offset_of(state) == end) {
+        const uint64_t next = with_one_more_reclaim(with_offset(state, begin));
+        if (arena.state.compare_exchange_weak(state, next, std::memory_order_relaxed)) {
+            if ((next & kReclaimMask) == 0) {
+                arena.reclaim_wraps.fetch_add(1, std::memory_order_relaxed);
+            }
+            return;
+        }
+    }
 }
 
 }  // namespace harena::detail
@@ -178,30 +221,7 @@ int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes) {
                             static_cast<unsigned long long>(arena->base),
                             static_cast<unsigned long long>(arena->base + arena->capacity));
     }
-    const uint64_t begin = address - arena->base;
-    if (arena->debug) {
-        forget(*arena, begin);
-    }
-    const uint32_t depth = arena->depth.load(std::memory_order_relaxed);
-    if (depth == 0 || bytes > arena->capacity) {
-        return HARENA_OK;
-    }
-    // Bytes below the top frame's start, or in its reservation, come back
-    // when their own frame pops.
-    const Frame &frame = arena->frames[depth - 1];
-    if (begin < frame.offset + frame.reserved) {
-        return HARENA_OK;
-    }
-    const uint64_t end = begin + allocation_size(*arena, bytes);
-    uint64_t state = arena->state.load(std::memory_order_relaxed);
-    // Retried only while the allocation is still the most recent one: a
-    // failed exchange may come from a free elsewhere that did not move it.
-    while (offset_of(state) == end) {
-        if (arena->state.compare_exchange_weak(state, with_offset(state, begin), std::memory_order_relaxed)) {
-            arena->reclaimed.fetch_add(1, std::memory_order_relaxed);
-            break;
-        }
-    }
+    release(*arena, address, bytes);
     return HARENA_OK;
 }
 

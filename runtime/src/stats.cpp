@@ -1,4 +1,5 @@
-// Statistics: read from the arena's counters; bytes in use is the top offset.
+// Statistics: read from the arena's counters (allocations and reclaims are
+// counts carried in the state word, see arena.h); bytes in use is the top offset.
 #include <cstdio>
 
 #include "arena.h"
@@ -19,7 +20,7 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->bytes_in_use = top_of(*arena);
     stats->high_water = arena->high_water.load(std::memory_order_relaxed);
     stats->allocations = allocation_total(*arena) - arena->allocation_baseline;
-    stats->reclaimed = arena->reclaimed.load(std::memory_order_relaxed);
+    stats->reclaimed = reclaim_total(*arena) - arena->reclaim_baseline;
     stats->frames_pushed = arena->frames_pushed;
     stats->overflows = arena->overflows.load(std::memory_order_relaxed);
     stats->fallbacks = arena->fallbacks.load(std::memory_order_relaxed);
@@ -34,7 +35,7 @@ int harena_reset_stats(harena_arena *arena) {
     }
     arena->high_water.store(top_of(*arena), std::memory_order_relaxed);
     arena->allocation_baseline = allocation_total(*arena);
-    arena->reclaimed.store(0, std::memory_order_relaxed);
+    arena->reclaim_baseline = reclaim_total(*arena);
     arena->overflows.store(0, std::memory_order_relaxed);
     arena->fallbacks.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;

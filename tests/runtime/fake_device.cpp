@@ -22,7 +22,12 @@ std::set<uint64_t> &owned() {
     return s;
 }
 
-void nothing() {
+void use_module() {
+    fake_driver().module_uses++;
+}
+
+void release_module() {
+    fake_driver().module_releases++;
 }
 
 int fake_malloc(void *, halide_buffer_t *buf) {
@@ -91,11 +96,15 @@ int fake_slice(void *, const halide_buffer_t *, int, int, halide_buffer_t *) {
     return halide_error_code_device_crop_unsupported;
 }
 
+// As halide_cuda_wrap_device_ptr / halide_cuda_detach_device_ptr: the bound
+// buffer holds a module reference.
 int fake_wrap(void *, halide_buffer_t *buf, uint64_t handle) {
-    if (buf->device != 0) {
+    if (buf->device != 0 || fake_driver().fail_next_wrap) {
+        fake_driver().fail_next_wrap = false;
         return halide_error_code_device_wrap_native_failed;
     }
     buf->device = handle;
+    use_module();
     fake_driver().wraps++;
     return 0;
 }
@@ -104,6 +113,7 @@ int fake_detach(void *, halide_buffer_t *buf) {
     if (buf->device == 0) {
         return 0;
     }
+    release_module();
     buf->device = 0;
     buf->device_interface = nullptr;
     fake_driver().detaches++;
@@ -111,8 +121,8 @@ int fake_detach(void *, halide_buffer_t *buf) {
 }
 
 const harena::override_detail::Halide14DeviceImpl fake_impl = {
-    nothing,                      // use_module
-    nothing,                      // release_module
+    use_module,                   // use_module
+    release_module,               // release_module
     fake_malloc,                  // device_malloc
     fake_free,                    // device_free
     fake_ok,                      // device_sync
@@ -148,10 +158,44 @@ const halide_device_interface_t fake_interface = {
     reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
 };
 
+int own_wrap_native(void *user_context, halide_buffer_t *buf, uint64_t handle,
+                    const halide_device_interface_t *device_interface) {
+    fake_driver().own_wraps++;
+    return halide_device_wrap_native(user_context, buf, handle, device_interface);
+}
+
+int own_detach_native(void *user_context, halide_buffer_t *buf) {
+    fake_driver().own_detaches++;
+    return halide_device_detach_native(user_context, buf);
+}
+
+const halide_device_interface_t own_wrap_interface = {
+    halide_device_malloc,
+    halide_device_free,
+    halide_device_sync,
+    halide_device_release,
+    halide_copy_to_host,
+    halide_copy_to_device,
+    halide_device_and_host_malloc,
+    halide_device_and_host_free,
+    halide_buffer_copy,
+    halide_device_crop,
+    halide_device_slice,
+    halide_device_release_crop,
+    own_wrap_native,
+    own_detach_native,
+    nullptr,
+    reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
+};
+
 }  // namespace
 
 const halide_device_interface_t *fake_device_interface() {
     return &fake_interface;
+}
+
+const halide_device_interface_t *fake_device_interface_with_own_wrap() {
+    return &own_wrap_interface;
 }
 
 FakeDriverCounts &fake_driver() {

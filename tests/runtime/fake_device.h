@@ -14,9 +14,19 @@ struct FakeDriverCounts {
     int foreign_frees = 0;  // frees of memory the backend did not allocate
     int wraps = 0;
     int detaches = 0;
+    // Module references taken and dropped through the backend table; like
+    // CUDA's, a wrapped buffer holds one until it is detached.
+    int module_uses = 0;
+    int module_releases = 0;
+    bool fail_next_wrap = false;  // the next wrap_native reports a failure
+    int own_wraps = 0;            // calls of fake_device_interface_with_own_wrap's public entries
+    int own_detaches = 0;
 };
 
 const halide_device_interface_t *fake_device_interface();
+// The same backend behind a public table whose wrap_native and detach_native
+// are the interface's own (they count, then call Halide's generic ones).
+const halide_device_interface_t *fake_device_interface_with_own_wrap();
 FakeDriverCounts &fake_driver();
 void reset_fake_driver();
 

@@ -69,3 +69,50 @@ TEST(RuntimeStats, FormatNamesEveryFigure) {
     EXPECT_EQ(std::string(small).size(), sizeof(small) - 1);
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
+
+TEST(RuntimeStats, CountsStayExactPastTheWrapsOfTheStateWord) {
+    // The state word keeps each count modulo 2^12; every wrap moves to a
+    // separate counter, and a wrapping reclaim count must not carry into the
+    // allocation count or the offset.
+    constexpr uint64_t kPairs = 3 * 4096 + 17;
+    HostArena a(1 << 16);
+    harena_frame f = a.push();
+    a.alloc(100);  // not reclaimed: its frame pops
+    for (uint64_t i = 0; i < kPairs; i++) {
+        const uint64_t p = a.alloc(300);
+        ASSERT_EQ(harena_free(a.arena, p, 300), HARENA_OK);
+    }
+    harena_stats s = a.stats();
+    EXPECT_EQ(s.allocations, kPairs + 1);
+    EXPECT_EQ(s.reclaimed, kPairs);
+    EXPECT_EQ(s.bytes_in_use, 256u);
+    EXPECT_EQ(s.high_water, 256u + 512);
+
+    EXPECT_EQ(harena_reset_stats(a.arena), HARENA_OK);
+    for (uint64_t i = 0; i < 4096; i++) {
+        const uint64_t p = a.alloc(1);
+        ASSERT_EQ(harena_free(a.arena, p, 1), HARENA_OK);
+    }
+    a.alloc(1);
+    s = a.stats();
+    EXPECT_EQ(s.allocations, 4097u);
+    EXPECT_EQ(s.reclaimed, 4096u);
+    EXPECT_EQ(s.bytes_in_use, 512u);
+    EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
+    EXPECT_EQ(a.stats().bytes_in_use, 0u);
+}
+
+TEST(RuntimeStats, ResetRestartsTheReclaimCount) {
+    HostArena a(1 << 16);
+    harena_frame f = a.push();
+    uint64_t p = a.alloc(10);
+    EXPECT_EQ(harena_free(a.arena, p, 10), HARENA_OK);
+    EXPECT_EQ(a.stats().reclaimed, 1u);
+    EXPECT_EQ(harena_reset_stats(a.arena), HARENA_OK);
+    EXPECT_EQ(a.stats().reclaimed, 0u);
+    p = a.alloc(10);
+    EXPECT_EQ(harena_free(a.arena, p, 10), HARENA_OK);
+    EXPECT_EQ(a.stats().reclaimed, 1u);
+    EXPECT_EQ(a.stats().allocations, 1u);
+    EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
+}

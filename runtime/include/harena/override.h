@@ -37,7 +37,10 @@ int halide_device_and_host_malloc(void *user_context, struct halide_buffer_t *bu
                                   const struct halide_device_interface_t *device_interface);
 int halide_device_and_host_free(void *user_context, struct halide_buffer_t *buf);
 
-/* Process-wide counts of where the override sent each call. */
+/* Process-wide counts of where the override sent each call. Exact, also when
+ * threads call at once: each thread counts in its own block, without a locked
+ * instruction, and reading sums the blocks (under a lock, so read them around
+ * a loop rather than inside it). */
 typedef struct harena_override_counters {
     uint64_t device_arena_allocations;   /* device allocations served by an arena */
     uint64_t device_arena_frees;         /* frees of arena memory (detached only) */

@@ -172,6 +172,10 @@ typedef struct harena_stats {
     uint32_t max_frame_depth;    /* deepest stack since creation or the last reset */
 } harena_stats;
 
+/* Exact while no other thread allocates or frees in the arena. Read while
+ * they do, each figure is read on its own, and allocations or reclaimed may
+ * read 4096 low for the instant an allocation or free that completes a
+ * multiple of 4096 takes to return. */
 int harena_get_stats(const harena_arena *arena, harena_stats *stats);
 
 /* Zeroes the counters; high_water restarts from bytes_in_use. */
