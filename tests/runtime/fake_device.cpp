@@ -139,24 +139,31 @@ const harena::override_detail::Halide14DeviceImpl fake_impl = {
     fake_detach,                  // detach_native
 };
 
-const halide_device_interface_t fake_interface = {
-    halide_device_malloc,
-    halide_device_free,
-    halide_device_sync,
-    halide_device_release,
-    halide_copy_to_host,
-    halide_copy_to_device,
-    halide_device_and_host_malloc,
-    halide_device_and_host_free,
-    halide_buffer_copy,
-    halide_device_crop,
-    halide_device_slice,
-    halide_device_release_crop,
-    halide_device_wrap_native,
-    halide_device_detach_native,
-    nullptr,
-    reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
-};
+// Halide's generic entry points around the fake backend, with `wrap` and
+// `detach` as the interface's public wrap_native and detach_native.
+halide_device_interface_t interface_with(decltype(&halide_device_wrap_native) wrap,
+                                         decltype(&halide_device_detach_native) detach) {
+    return {
+        halide_device_malloc,
+        halide_device_free,
+        halide_device_sync,
+        halide_device_release,
+        halide_copy_to_host,
+        halide_copy_to_device,
+        halide_device_and_host_malloc,
+        halide_device_and_host_free,
+        halide_buffer_copy,
+        halide_device_crop,
+        halide_device_slice,
+        halide_device_release_crop,
+        wrap,
+        detach,
+        nullptr,
+        reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
+    };
+}
+
+const halide_device_interface_t fake_interface = interface_with(halide_device_wrap_native, halide_device_detach_native);
 
 int own_wrap_native(void *user_context, halide_buffer_t *buf, uint64_t handle,
                     const halide_device_interface_t *device_interface) {
@@ -169,24 +176,7 @@ int own_detach_native(void *user_context, halide_buffer_t *buf) {
     return halide_device_detach_native(user_context, buf);
 }
 
-const halide_device_interface_t own_wrap_interface = {
-    halide_device_malloc,
-    halide_device_free,
-    halide_device_sync,
-    halide_device_release,
-    halide_copy_to_host,
-    halide_copy_to_device,
-    halide_device_and_host_malloc,
-    halide_device_and_host_free,
-    halide_buffer_copy,
-    halide_device_crop,
-    halide_device_slice,
-    halide_device_release_crop,
-    own_wrap_native,
-    own_detach_native,
-    nullptr,
-    reinterpret_cast<const halide_device_interface_impl_t *>(&fake_impl),
-};
+const halide_device_interface_t own_wrap_interface = interface_with(own_wrap_native, own_detach_native);
 
 }  // namespace
 
