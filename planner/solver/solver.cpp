@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "solver/best_fit.h"
 #include "solver/deadline.h"
@@ -142,14 +143,17 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
     candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
     consider(std::move(candidate), "lowest-first", order);
   }
-  detail::BestFit best_fit(prepared);
   std::vector<Order> best_fit_orders = options.best_fit_orders;
   if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
+  // Built only when a best-fit pass runs: its index is a list per time
+  // section, not worth making when lowest first already reached the goal.
+  std::optional<detail::BestFit> best_fit;
   for (Order order : best_fit_orders) {
     if (greedy.best.arena <= goal) break;
+    if (!best_fit) best_fit.emplace(prepared);
     Incumbent candidate;
     candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = best_fit.run(candidate.order, candidate.offsets, greedy.best.arena);
+    candidate.arena = best_fit->run(candidate.order, candidate.offsets, greedy.best.arena);
     consider(std::move(candidate), "best-fit", order);
   }
   return greedy;

@@ -15,40 +15,25 @@ namespace {
 // allocator (distinct from 0 and from Halide's negative codes).
 constexpr int kFallBack = 1;
 
-// buf->size_in_bytes() in one pass over the dimensions instead of two, and
-// whether a stride is negative: Halide's backends reject such buffers (CUDA
-// aborts), so those keep Halide's behaviour.
-struct Span {
-    uint64_t bytes;
-    bool negative_stride;
-};
-
-Span span_of(const halide_buffer_t *buf) {
-    int64_t first = 0;  // begin_offset()
-    int64_t last = 0;   // end_offset() - 1
-    bool negative_stride = false;
+// Halide's backends reject buffers with negative strides (CUDA aborts):
+// those keep Halide's behaviour.
+bool has_negative_stride(const halide_buffer_t *buf) {
     for (int i = 0; i < buf->dimensions; i++) {
-        const halide_dimension_t &d = buf->dim[i];
-        const int64_t reach = int64_t(d.stride) * (d.extent - 1);
-        if (d.stride < 0) {
-            first += reach;
-            negative_stride = true;
-        } else {
-            last += reach;
+        if (buf->dim[i].stride < 0) {
+            return true;
         }
     }
-    return Span{uint64_t(last + 1 - first) * buf->type.bytes(), negative_stride};
+    return false;
 }
 
-// 0 with *address holding span.bytes for the buffer, kFallBack, or Halide's
-// error code after the arena reported why. The arena is the calling thread's
+// 0 with *address holding `bytes` (the buffer's size) for it, kFallBack, or
+// Halide's error code after the arena reported why. The arena is the calling thread's
 // active one, so it is live (destroy refuses while it has a scope) and
 // harena_alloc_buffer's checks would only repeat what the caller knows.
-int take_bytes(harena_arena *arena, const halide_buffer_t *buf, const Span &span, uint64_t *address) {
-    if (span.negative_stride) {
+int take_bytes(harena_arena *arena, const halide_buffer_t *buf, uint64_t bytes, uint64_t *address) {
+    if (has_negative_stride(buf)) {
         return kFallBack;
     }
-    const uint64_t bytes = span.bytes;
     const int result = harena::detail::bump(*arena, bytes, harena::detail::AllocationName{nullptr, buf}, address);
     if (result == HARENA_OK) {
         return 0;
@@ -83,7 +68,7 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
 }
 
 int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
-    harena::detail::release(*arena, buf->device, span_of(buf).bytes);
+    harena::detail::release(*arena, buf->device, buf->size_in_bytes());
     const int result = detach_native(user_context, buf);
     count(Event::device_arena_free);
     return result ? halide_error_code_device_free_failed : 0;
@@ -108,11 +93,11 @@ int halide_device_malloc(void *user_context, halide_buffer_t *buf, const halide_
         if (buf->device != 0) {
             return 0;  // as Halide's backends: an existing allocation stays
         }
-        const Span span = span_of(buf);
+        const uint64_t bytes = buf->size_in_bytes();
         uint64_t address = 0;
-        const int result = take_bytes(arena, buf, span, &address);
+        const int result = take_bytes(arena, buf, bytes, &address);
         if (result == 0) {
-            return bind(user_context, arena, buf, iface, address, span.bytes);
+            return bind(user_context, arena, buf, iface, address, bytes);
         }
         if (result != kFallBack) {
             return result;
@@ -150,10 +135,9 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
     }
     harena_arena *arena = harena_active_arena(iface);
     if (arena != nullptr && buf->device == 0) {
-        const Span span = span_of(buf);
-        const uint64_t bytes = span.bytes;
+        const uint64_t bytes = buf->size_in_bytes();
         uint64_t address = 0;
-        int result = take_bytes(arena, buf, span, &address);
+        int result = take_bytes(arena, buf, bytes, &address);
         if (result == 0) {
             auto *host = static_cast<uint8_t *>(halide_malloc(user_context, bytes));
             if (host == nullptr) {

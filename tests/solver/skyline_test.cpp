@@ -127,7 +127,6 @@ TEST(GreedyPasses, GiveUpOnlyWhenTheyCannotBeatTheBound) {
   EXPECT_EQ(pass.run(partial, bias, lf + 1), lf);
   EXPECT_EQ(pass.placed(), prepared.items.size());
   EXPECT_EQ(partial, full);
-  EXPECT_GE(pass.run(partial, bias, lf), lf);
   EXPECT_GE(pass.run(partial, bias, lf / 2), lf / 2);
   EXPECT_LT(pass.placed(), prepared.items.size());
 
@@ -135,7 +134,16 @@ TEST(GreedyPasses, GiveUpOnlyWhenTheyCannotBeatTheBound) {
   const uint64_t bf = best_fit.run(order, full);
   EXPECT_EQ(best_fit.run(order, partial, bf + 1), bf);
   EXPECT_EQ(partial, full);
-  EXPECT_GE(best_fit.run(order, partial, bf / 2), bf / 2);
+}
+
+TEST(GreedyPasses, BestFitStopsAtTheFirstBufferThatReachesTheBound) {
+  // Largest first: 200 bytes go first and already reach 150, so the pass
+  // stops there instead of stacking the other 100 on top (300).
+  Prepared prepared = prepare({{{"a", 0, 2, 100, 1}, {"b", 0, 2, 200, 1}}});
+  BestFit best_fit(prepared);
+  std::vector<uint64_t> offsets;
+  EXPECT_EQ(best_fit.run({1, 0}, offsets), 300u);
+  EXPECT_EQ(best_fit.run({1, 0}, offsets, 150), 200u);
 }
 
 TEST(SlackBias, IsTheWeightedRoomAtEachBuffersBusiestTime) {
