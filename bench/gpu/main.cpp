@@ -2,7 +2,7 @@
 // size changing on every run for variable_k and pyramid), timed under six
 // allocation regimes in one process, the whole suite repeated. Prints the
 // table last; writes <out>/<app>.csv and <out>/<app>.svg. See README.md.
-//   harena-gpu-bench [--repeats N] [--out DIR] [--seconds S]
+//   harena-gpu-bench [--repeats N] [--out DIR] [--seconds S] [--only APP]
 #include "driver.h"
 #include "measure.h"
 #include "report.h"
@@ -10,6 +10,7 @@
 
 #include "harena/runtime.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,7 @@ using namespace bench;
 int main(int argc, char **argv) {
     int repeats = 2;
     std::string out = ".";
+    std::string only;
     Settings settings;
     std::string command = argv[0];
     for (int i = 1; i < argc; i++) {
@@ -35,8 +37,28 @@ int main(int argc, char **argv) {
             out = argv[++i];
         } else if (i + 1 < argc && arg == "--seconds") {
             settings.seconds_per_workload = std::atof(argv[++i]);
+        } else if (i + 1 < argc && arg == "--only") {
+            only = argv[++i];
         } else {
-            std::fprintf(stderr, "usage: %s [--repeats N] [--out DIR] [--seconds S-per-workload]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--repeats N] [--out DIR] [--seconds S-per-workload] [--only APP]\n",
+                         argv[0]);
+            return 2;
+        }
+    }
+    std::vector<WorkloadSpec> specs = workload_specs();
+    if (!only.empty()) {
+        specs.erase(std::remove_if(specs.begin(), specs.end(), [&](const WorkloadSpec &s) { return s.app != only; }),
+                    specs.end());
+        if (specs.empty()) {
+            std::fprintf(stderr, "%s: no workload of app '%s'; the apps are", argv[0], only.c_str());
+            std::string previous;
+            for (const WorkloadSpec &s : workload_specs()) {
+                if (s.app != previous) {
+                    std::fprintf(stderr, " %s", s.app.c_str());
+                }
+                previous = s.app;
+            }
+            std::fprintf(stderr, "\n");
             return 2;
         }
     }
@@ -53,7 +75,6 @@ int main(int argc, char **argv) {
     std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     std::printf("harena-gpu-bench on %s, %s\ncommand: %s\n", device.c_str(), date, command.c_str());
 
-    const std::vector<WorkloadSpec> specs = workload_specs();
     std::vector<WorkloadResult> results(specs.size());
     const auto start = std::chrono::steady_clock::now();
     // One untimed round of everything first: the driver compiles every

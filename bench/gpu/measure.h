@@ -23,7 +23,7 @@ namespace bench {
 struct Settings {
     int runs_per_batch = 32;            // at least one pass over a varying workload's sequence
     int min_rounds = 9;                 // medians over at least this many rounds
-    int max_rounds = 61;                // and at most this many
+    int max_rounds = 1001;              // and at most this many; the time below ends it first
     double seconds_per_workload = 4.0;  // more rounds while time is left
 };
 

@@ -3,11 +3,15 @@
 //   the same frame at once: median ns per allocation;
 //   allocation followed by its LIFO free: median ns per pair;
 //   push + pop of a frame: median ns per pair;
+//   scope begin + end, and a planned pipeline's enter + base + exit: median
+//   ns per pair;
 //   halide_device_malloc + halide_device_free through the override, with
-//   Halide's CUDA device interface, in a scope: median ns per pair.
+//   Halide's CUDA device interface, in a scope: median ns per pair;
+//   what the override adds to one run of a plain 4-stage chain: a scope and
+//   three intermediates: median ns per run.
 // Each sample times a batch of operations; the medians are over batches.
 //
-// The override row needs no GPU: the arena wraps host memory as if it were
+// The override rows need no GPU: the arena wraps host memory as if it were
 // device memory, and binding it to a buffer and detaching it is bookkeeping
 // in Halide's CUDA runtime (the one linked in with an AOT pipeline) that
 // makes no driver call.
@@ -142,46 +146,130 @@ double push_pop_ns(harena_arena *arena) {
     return median(samples);
 }
 
+double scope_ns(harena_arena *arena) {
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            harena_scope scope;
+            check(harena_scope_begin(&scope, arena));
+            check(harena_scope_end(&scope));
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+    }
+    return median(samples);
+}
+
+// What a planned pipeline's run costs the arena: enter (a frame of the
+// planned size), the base of its slices, exit.
+double planned_run_ns(harena_arena *arena) {
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            check(harena_pipeline_enter(arena, "bench", nullptr, 3 * 16384, 3 * 16384));
+            sink = harena_pipeline_base(arena);
+            harena_pipeline_exit_as_destructor(arena, reinterpret_cast<void *>(sink));
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+    }
+    return median(samples);
+}
+
+// The override's rows run with Halide's CUDA device interface and need no
+// GPU: the arena wraps host memory that stands in for device memory (Halide
+// never dereferences it on these paths).
+class CudaArenaOnHost {
+public:
+    CudaArenaOnHost() : region_((1 << 20) / sizeof(uint64_t)) {
+        check(harena_create_from_memory(cuda, reinterpret_cast<uint64_t>(region_.data()),
+                                        region_.size() * sizeof(uint64_t), nullptr, &arena));
+        harena_override_reset_counters();
+    }
+    ~CudaArenaOnHost() {
+        harena_override_counters counters;
+        harena_override_get_counters(&counters);
+        if (counters.device_arena_allocations != expected_allocations || counters.device_default_allocations != 0) {
+            std::fprintf(stderr, "harena-runtime-bench: the override did not serve every allocation from the arena\n");
+            std::exit(1);
+        }
+        check(harena_destroy(arena));
+    }
+
+    const halide_device_interface_t *const cuda = halide_cuda_device_interface();
+    harena_arena *arena = nullptr;
+    uint64_t expected_allocations = 0;
+
+private:
+    std::vector<uint64_t> region_;
+};
+
+// A 64x64 float intermediate, as a pipeline declares it: no memory yet.
+struct Intermediate {
+    Intermediate() {
+        buf.type = halide_type_t(halide_type_float, 32);
+        buf.dimensions = 2;
+        buf.dim = dim;
+    }
+    halide_dimension_t dim[2] = {{0, 64, 1, 0}, {0, 64, 64, 0}};
+    halide_buffer_t buf{};
+};
+
+void check_halide(int failed) {
+    if (failed != 0) {
+        std::fprintf(stderr, "harena-runtime-bench: halide_device_malloc or halide_device_free failed\n");
+        std::exit(1);
+    }
+}
+
 // What one intermediate of a pipeline costs the host under the override: the
 // malloc a stage's produce makes and the free after its last consumer.
 double override_pair_ns() {
-    // Stands in for device memory; Halide never dereferences it on this path.
-    static std::vector<uint64_t> region((1 << 20) / sizeof(uint64_t));
-    const halide_device_interface_t *cuda = halide_cuda_device_interface();
-    harena_arena *arena = nullptr;
-    check(harena_create_from_memory(cuda, reinterpret_cast<uint64_t>(region.data()), region.size() * sizeof(uint64_t),
-                                    nullptr, &arena));
-    // A 64x64 float intermediate, as a pipeline declares it: no memory yet.
-    halide_dimension_t dim[2] = {{0, 64, 1, 0}, {0, 64, 64, 0}};
-    halide_buffer_t buf{};
-    buf.type = halide_type_t(halide_type_float, 32);
-    buf.dimensions = 2;
-    buf.dim = dim;
+    CudaArenaOnHost a;
+    Intermediate i1;
     harena_scope scope;
-    check(harena_scope_begin(&scope, arena));
+    check(harena_scope_begin(&scope, a.arena));
     std::vector<double> samples;
     for (int b = 0; b < kBatches; b++) {
         int failed = 0;
         const auto start = Clock::now();
         for (int i = 0; i < kBatch; i++) {
-            failed |= halide_device_malloc(nullptr, &buf, cuda);
-            failed |= halide_device_free(nullptr, &buf);
+            failed |= halide_device_malloc(nullptr, &i1.buf, a.cuda);
+            failed |= halide_device_free(nullptr, &i1.buf);
         }
         samples.push_back(ns_per_op(start, Clock::now()));
-        if (failed != 0) {
-            std::fprintf(stderr, "harena-runtime-bench: halide_device_malloc or halide_device_free failed\n");
-            std::exit(1);
-        }
+        check_halide(failed);
     }
     check(harena_scope_end(&scope));
-    harena_override_counters counters;
-    harena_override_get_counters(&counters);
-    if (counters.device_arena_allocations != uint64_t(kBatches) * kBatch ||
-        counters.device_default_allocations != 0) {
-        std::fprintf(stderr, "harena-runtime-bench: the override did not serve every allocation from the arena\n");
-        std::exit(1);
+    a.expected_allocations = uint64_t(kBatches) * kBatch;
+    return median(samples);
+}
+
+// What the override adds to one run of a plain 4-stage chain in its own
+// scope: the scope, and three intermediates freed in the order Halide frees
+// them (each after the next stage has consumed it).
+double override_chain_run_ns() {
+    CudaArenaOnHost a;
+    Intermediate s1, s2, s3;
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        int failed = 0;
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            harena_scope scope;
+            check(harena_scope_begin(&scope, a.arena));
+            failed |= halide_device_malloc(nullptr, &s1.buf, a.cuda);
+            failed |= halide_device_malloc(nullptr, &s2.buf, a.cuda);
+            failed |= halide_device_free(nullptr, &s1.buf);
+            failed |= halide_device_malloc(nullptr, &s3.buf, a.cuda);
+            failed |= halide_device_free(nullptr, &s2.buf);
+            failed |= halide_device_free(nullptr, &s3.buf);
+            check(harena_scope_end(&scope));
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+        check_halide(failed);
     }
-    check(harena_destroy(arena));
+    a.expected_allocations = uint64_t(kBatches) * kBatch * 3;
     return median(samples);
 }
 
@@ -207,8 +295,13 @@ int main() {
                 allocation_ns(arena, 2));
     std::printf("  alloc + LIFO free pair, 1 thread      %6.1f ns median\n", alloc_free_ns(arena));
     std::printf("  push + pop pair                       %6.1f ns median\n", push_pop_ns(arena));
+    std::printf("  scope begin + end                     %6.1f ns median\n", scope_ns(arena));
+    std::printf("  planned run: enter + base + exit      %6.1f ns median\n", planned_run_ns(arena));
     check(harena_destroy(arena));
     std::printf("  device malloc + free pair, override   %6.1f ns median (CUDA interface, 64x64 float, in a scope)\n",
                 override_pair_ns());
+    std::printf("  4-stage chain run under the override  %6.1f ns median (a scope, 3 intermediates freed in Halide's "
+                "order)\n",
+                override_chain_run_ns());
     return 0;
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 
 #include "arena.h"
 #include "errors.h"
@@ -18,6 +19,15 @@ Registry &registry() {
     return *r;
 }
 
+// Scopes and planned pipelines check their arena on every begin, end, enter
+// and exit. Each thread remembers the last pointer it found registered and
+// how many arenas had left the registry then; while none has left since, the
+// pointer is still live and the check needs no lock. Destroying any arena
+// invalidates every thread's memory, so a stale handle is still reported.
+std::atomic<uint64_t> departures{0};
+thread_local const void *last_live = nullptr;
+thread_local uint64_t departures_when_checked = 0;
+
 }  // namespace
 
 void register_arena(harena_arena *arena) {
@@ -30,12 +40,22 @@ void unregister_arena(harena_arena *arena) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     r.arenas.erase(std::remove(r.arenas.begin(), r.arenas.end(), arena), r.arenas.end());
+    departures.fetch_add(1, std::memory_order_release);
 }
 
 bool is_registered(const void *pointer) {
+    if (pointer != nullptr && pointer == last_live &&
+        departures.load(std::memory_order_acquire) == departures_when_checked) {
+        return true;
+    }
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
-    return std::find(r.arenas.begin(), r.arenas.end(), pointer) != r.arenas.end();
+    if (std::find(r.arenas.begin(), r.arenas.end(), pointer) == r.arenas.end()) {
+        return false;
+    }
+    last_live = pointer;
+    departures_when_checked = departures.load(std::memory_order_relaxed);
+    return true;
 }
 
 harena_arena *find_registered(const halide_device_interface_t *device_interface, uint64_t address) {

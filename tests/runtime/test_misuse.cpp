@@ -1,4 +1,5 @@
 #include <cstdlib>
+#include <thread>
 
 #include "host_arena.h"
 
@@ -20,6 +21,32 @@ TEST(RuntimeMisuse, ADestroyedArenaIsReportedNotUsed) {
     EXPECT_EQ(harena_destroy(arena), HARENA_ERROR_NOT_AN_ARENA);
     harena_scope scope;
     EXPECT_EQ(harena_scope_begin(&scope, arena), HARENA_ERROR_NOT_AN_ARENA);
+}
+
+// Each thread remembers the last arena it found live, so that scopes and
+// planned pipelines skip the registry's lock; destroying an arena on any
+// thread must still make this thread's next check fail.
+TEST(RuntimeMisuse, AnArenaDestroyedByAnotherThreadIsReportedRightAfterUse) {
+    harena_arena *arena = nullptr;
+    ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
+    harena_scope scope;
+    ASSERT_EQ(harena_scope_begin(&scope, arena), HARENA_OK);
+    ASSERT_EQ(harena_scope_end(&scope), HARENA_OK);
+    std::thread([arena] { EXPECT_EQ(harena_destroy(arena), HARENA_OK); }).join();
+    EXPECT_EQ(harena_scope_begin(&scope, arena), HARENA_ERROR_NOT_AN_ARENA);
+    EXPECT_TRUE(last_error_mentions({"harena_scope_begin", "is not a live arena"}));
+    EXPECT_EQ(harena_pipeline_enter(arena, "p", nullptr, 0, 0), HARENA_ERROR_NOT_AN_ARENA);
+}
+
+TEST(RuntimeMisuse, DestroyingAnotherArenaKeepsThisOneUsable) {
+    HostArena kept(4096);
+    harena_frame f{};
+    ASSERT_EQ(harena_push(kept.arena, 0, &f), HARENA_OK);
+    harena_arena *other = nullptr;
+    ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &other), HARENA_OK);
+    std::thread([other] { EXPECT_EQ(harena_destroy(other), HARENA_OK); }).join();
+    EXPECT_EQ(harena_pop(kept.arena, f), HARENA_OK) << harena_last_error();
+    EXPECT_EQ(harena_push(other, 0, &f), HARENA_ERROR_NOT_AN_ARENA);
 }
 
 TEST(RuntimeMisuse, AForeignPointerIsNotAnArena) {
