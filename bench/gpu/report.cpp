@@ -12,6 +12,10 @@ namespace {
 
 constexpr size_t kPlan = 4;
 constexpr size_t kHalideDefault = 1;
+constexpr size_t kOverride = 3;
+static_assert(kRegimes[kPlan] == Regime::arena_plan && kRegimes[kHalideDefault] == Regime::halide_default &&
+                  kRegimes[kOverride] == Regime::arena_override,
+              "report indices follow kRegimes");
 constexpr const char *kColors[] = {"#b2182b", "#ef8a62", "#fddbc7", "#92c5de", "#2166ac", "#4d4d4d"};
 
 double ratio_to_ideal(const std::vector<Measurement> &repeat, size_t regime) {
@@ -209,6 +213,15 @@ void print_targets(const std::vector<WorkloadResult> &results) {
             std::printf("  %-7s %-40s arena plan %.3fx ideal (target <= %.2fx, %s)\n",
                         worst_ratio <= target ? "met" : "MISSED", name.c_str(), worst_ratio, target,
                         r.varies ? "size varies" : "fixed size, launch-bound");
+        }
+        if (r.app == "chain4") {
+            // The runtime's target: a 4-stage pipeline, unchanged, under the override.
+            double worst_override = 0;
+            for (const auto &repeat : r.repeats) {
+                worst_override = std::max(worst_override, ratio_to_ideal(repeat, kOverride));
+            }
+            std::printf("  %-7s %-40s arena override %.3fx ideal (target <= 1.02x, plain 4-stage pipeline)\n",
+                        worst_override <= 1.02 ? "met" : "MISSED", name.c_str(), worst_override);
         }
         std::string faster;
         for (size_t g = 0; g < r.repeats[0].size(); g++) {
