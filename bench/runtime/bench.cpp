@@ -46,6 +46,20 @@ double median(std::vector<double> samples) {
     return samples[samples.size() / 2];
 }
 
+// Median over kBatches batches of kBatch calls of op, in ns per call.
+template <class Op>
+double median_ns_per_call(Op op) {
+    std::vector<double> samples;
+    for (int b = 0; b < kBatches; b++) {
+        const auto start = Clock::now();
+        for (int i = 0; i < kBatch; i++) {
+            op();
+        }
+        samples.push_back(ns_per_op(start, Clock::now()));
+    }
+    return median(samples);
+}
+
 void check(int code) {
     if (code != HARENA_OK) {
         std::fprintf(stderr, "harena-runtime-bench: %s\n", harena_last_error());
@@ -118,62 +132,39 @@ double allocation_ns(harena_arena *arena, int threads) {
 double alloc_free_ns(harena_arena *arena) {
     harena_frame frame{};
     check(harena_push(arena, 0, &frame));
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            uint64_t address = 0;
-            check(harena_alloc(arena, kBytes, nullptr, &address));
-            check(harena_free(arena, address, kBytes));
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-    }
+    const double ns = median_ns_per_call([arena] {
+        uint64_t address = 0;
+        check(harena_alloc(arena, kBytes, nullptr, &address));
+        check(harena_free(arena, address, kBytes));
+    });
     check(harena_pop(arena, frame));
-    return median(samples);
+    return ns;
 }
 
 double push_pop_ns(harena_arena *arena) {
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            harena_frame frame{};
-            check(harena_push(arena, 0, &frame));
-            check(harena_pop(arena, frame));
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-    }
-    return median(samples);
+    return median_ns_per_call([arena] {
+        harena_frame frame{};
+        check(harena_push(arena, 0, &frame));
+        check(harena_pop(arena, frame));
+    });
 }
 
 double scope_ns(harena_arena *arena) {
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            harena_scope scope;
-            check(harena_scope_begin(&scope, arena));
-            check(harena_scope_end(&scope));
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-    }
-    return median(samples);
+    return median_ns_per_call([arena] {
+        harena_scope scope;
+        check(harena_scope_begin(&scope, arena));
+        check(harena_scope_end(&scope));
+    });
 }
 
 // What a planned pipeline's run costs the arena: enter (a frame of the
 // planned size), the base of its slices, exit.
 double planned_run_ns(harena_arena *arena) {
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            check(harena_pipeline_enter(arena, "bench", nullptr, 3 * 16384, 3 * 16384));
-            sink = harena_pipeline_base(arena);
-            harena_pipeline_exit_as_destructor(arena, reinterpret_cast<void *>(sink));
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-    }
-    return median(samples);
+    return median_ns_per_call([arena] {
+        check(harena_pipeline_enter(arena, "bench", nullptr, 3 * 16384, 3 * 16384));
+        sink = harena_pipeline_base(arena);
+        harena_pipeline_exit_as_destructor(arena, reinterpret_cast<void *>(sink));
+    });
 }
 
 // The override's rows run with Halide's CUDA device interface and need no
@@ -229,20 +220,15 @@ double override_pair_ns() {
     Intermediate i1;
     harena_scope scope;
     check(harena_scope_begin(&scope, a.arena));
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        int failed = 0;
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            failed |= halide_device_malloc(nullptr, &i1.buf, a.cuda);
-            failed |= halide_device_free(nullptr, &i1.buf);
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-        check_halide(failed);
-    }
+    int failed = 0;
+    const double ns = median_ns_per_call([&] {
+        failed |= halide_device_malloc(nullptr, &i1.buf, a.cuda);
+        failed |= halide_device_free(nullptr, &i1.buf);
+    });
+    check_halide(failed);
     check(harena_scope_end(&scope));
     a.expected_allocations = uint64_t(kBatches) * kBatch;
-    return median(samples);
+    return ns;
 }
 
 // What the override adds to one run of a plain 4-stage chain in its own
@@ -251,26 +237,21 @@ double override_pair_ns() {
 double override_chain_run_ns() {
     CudaArenaOnHost a;
     Intermediate s1, s2, s3;
-    std::vector<double> samples;
-    for (int b = 0; b < kBatches; b++) {
-        int failed = 0;
-        const auto start = Clock::now();
-        for (int i = 0; i < kBatch; i++) {
-            harena_scope scope;
-            check(harena_scope_begin(&scope, a.arena));
-            failed |= halide_device_malloc(nullptr, &s1.buf, a.cuda);
-            failed |= halide_device_malloc(nullptr, &s2.buf, a.cuda);
-            failed |= halide_device_free(nullptr, &s1.buf);
-            failed |= halide_device_malloc(nullptr, &s3.buf, a.cuda);
-            failed |= halide_device_free(nullptr, &s2.buf);
-            failed |= halide_device_free(nullptr, &s3.buf);
-            check(harena_scope_end(&scope));
-        }
-        samples.push_back(ns_per_op(start, Clock::now()));
-        check_halide(failed);
-    }
+    int failed = 0;
+    const double ns = median_ns_per_call([&] {
+        harena_scope scope;
+        check(harena_scope_begin(&scope, a.arena));
+        failed |= halide_device_malloc(nullptr, &s1.buf, a.cuda);
+        failed |= halide_device_malloc(nullptr, &s2.buf, a.cuda);
+        failed |= halide_device_free(nullptr, &s1.buf);
+        failed |= halide_device_malloc(nullptr, &s3.buf, a.cuda);
+        failed |= halide_device_free(nullptr, &s2.buf);
+        failed |= halide_device_free(nullptr, &s3.buf);
+        check(harena_scope_end(&scope));
+    });
+    check_halide(failed);
     a.expected_allocations = uint64_t(kBatches) * kBatch * 3;
-    return median(samples);
+    return ns;
 }
 
 }  // namespace
