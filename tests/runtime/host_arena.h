@@ -63,4 +63,11 @@ inline ::testing::AssertionResult last_error_mentions(std::initializer_list<std:
     return ::testing::AssertionSuccess();
 }
 
+// Stands in for a device interface where the runtime compares interfaces by
+// address only (scopes, planned pipelines' enter).
+inline const halide_device_interface_t *dummy_interface() {
+    static const halide_device_interface_t iface{};
+    return &iface;
+}
+
 }  // namespace harena_test

@@ -1,16 +1,8 @@
 #include "host_arena.h"
 
 using harena_test::HostArena;
+using harena_test::dummy_interface;
 using harena_test::last_error_mentions;
-
-namespace {
-
-const halide_device_interface_t *dummy_interface() {
-    static const halide_device_interface_t iface{};
-    return &iface;
-}
-
-}  // namespace
 
 TEST(RuntimePipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {
     HostArena a(1 << 20);

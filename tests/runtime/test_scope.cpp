@@ -3,17 +3,8 @@
 #include "host_arena.h"
 
 using harena_test::HostArena;
+using harena_test::dummy_interface;
 using harena_test::last_error_mentions;
-
-namespace {
-
-// Stands in for a device interface: scopes compare interfaces by address only.
-const halide_device_interface_t *dummy_interface() {
-    static const halide_device_interface_t iface{};
-    return &iface;
-}
-
-}  // namespace
 
 TEST(RuntimeScope, BeginPushesAndActivatesEndPopsAndDeactivates) {
     HostArena a(1 << 16);
