@@ -66,17 +66,6 @@ public:
     }
 };
 
-bool is_main_branch(const IfThenElse *op) {
-    // `if (!(bounds query || ...)) { the pipeline }`
-    const Not *n = op->condition.as<Not>();
-    if (!n || op->else_case.defined()) {
-        return false;
-    }
-    std::ostringstream cond;
-    cond << n->a;
-    return cond.str().find(Call::buffer_is_bounds_query) != std::string::npos;
-}
-
 // Wraps the innermost statement on the top-level spine that holds every
 // planned allocation. The frame must open after the argument checks: Halide
 // emits a run of four or more asserts as one batch whose failure returns
@@ -95,7 +84,7 @@ Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placeme
     if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
         return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
     }
-    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_main_branch(op)) {
+    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_pipeline_branch(op)) {
         return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
     }
     return prologue(s);
@@ -201,7 +190,8 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     std::vector<const Candidate *> planned;
     for (const Candidate &c : candidates) {
         if (c.planned) {
-            // Allocation names repeat across specializations; ids must not.
+            // Allocation names repeat across specializations; distinct ids
+            // keep the rows of the plan's CSV and SVG apart.
             std::string id = c.name;
             for (int k = 2; std::any_of(problem.buffers.begin(), problem.buffers.end(),
                                         [&](const Buffer &b) { return b.id == id; });

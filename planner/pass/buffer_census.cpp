@@ -89,7 +89,7 @@ public:
         if (is_buffer_object(op)) {
             // A heap pool FuseGPUThreadLoops lifted out of a kernel: the
             // Allocate is the halide_buffer_t itself, created by its new_expr.
-            std::vector<const IRNode *> &stack = owners[op->name.substr(0, op->name.size() - 7)];
+            std::vector<const IRNode *> &stack = owners[buffer_owner(op->name)];
             facts[op].init_value = op->new_expr;
             facts[op].destructor = op->free_function;
             ScopedOwner own(stack, op);
@@ -101,11 +101,11 @@ public:
     }
     void visit(const LetStmt *op) override {
         op->value.accept(this);
-        if (!ends_with(op->name, ".buffer")) {
+        const std::string name = buffer_owner(op->name);
+        if (name.empty()) {
             op->body.accept(this);
             return;
         }
-        std::string name = op->name.substr(0, op->name.size() - 7);
         std::vector<const IRNode *> &stack = owners[name];
         for (const IRNode *owner : stack) {
             if (!facts[owner].init_value.defined()) {
@@ -145,10 +145,10 @@ private:
     template<typename F>
     void for_each_owner(const Expr &buffer, F &&f) {
         const Variable *v = buffer.as<Variable>();
-        if (!v || !ends_with(v->name, ".buffer")) {
+        if (!v || buffer_owner(v->name).empty()) {
             return;
         }
-        auto it = owners.find(v->name.substr(0, v->name.size() - 7));
+        auto it = owners.find(buffer_owner(v->name));
         if (it != owners.end()) {
             for (const IRNode *owner : it->second) {
                 f(facts[owner]);
@@ -226,8 +226,8 @@ public:
     }
     void visit(const Variable *op) override {
         use(op->name);
-        if (ends_with(op->name, ".buffer")) {
-            use(op->name.substr(0, op->name.size() - 7));
+        if (const std::string owner = buffer_owner(op->name); !owner.empty()) {
+            use(owner);
         }
     }
     void visit(const Evaluate *op) override {
@@ -250,7 +250,7 @@ public:
         int index = host_and_device.count(op->name) ? -1 : consider(op);
         // Kernels reach a lifted heap pool through its data's name, without
         // the .buffer suffix.
-        std::string data = is_buffer_object(op) ? op->name.substr(0, op->name.size() - 7) : op->name;
+        std::string data = is_buffer_object(op) ? buffer_owner(op->name) : op->name;
         if (index >= 0) {
             live[op->name].push_back(index);
             if (data != op->name) {
@@ -384,10 +384,10 @@ private:
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:
     // its device part can be planned. Returns the candidate or -1.
     int consider_host_and_device(const LetStmt *op) {
-        if (!options.device_target || inside_device_code() || !ends_with(op->name, ".buffer")) {
+        const std::string name = buffer_owner(op->name);
+        if (!options.device_target || inside_device_code() || name.empty()) {
             return -1;
         }
-        std::string name = op->name.substr(0, op->name.size() - 7);
         const BufferFacts &u = facts[op];
         if (!u.device_and_host_malloc || u.destructor != "halide_device_and_host_free_as_destructor") {
             return -1;
@@ -556,8 +556,12 @@ private:
 
 }  // namespace
 
+std::string buffer_owner(const std::string &name) {
+    return ends_with(name, ".buffer") ? name.substr(0, name.size() - 7) : std::string();
+}
+
 bool is_buffer_object(const Allocate *op) {
-    return ends_with(op->name, ".buffer") && op->new_expr.defined() && is_buffer_init(op->new_expr);
+    return !buffer_owner(op->name).empty() && op->new_expr.defined() && is_buffer_init(op->new_expr);
 }
 
 std::vector<Candidate> take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {

@@ -34,6 +34,10 @@ struct CensusOptions {
     bool unbounded_to_runtime = false;
 };
 
+// Halide names the halide_buffer_t of allocation <name> "<name>.buffer":
+// <name> for such a name, "" for any other.
+std::string buffer_owner(const std::string &name);
+
 // An Allocate that is a halide_buffer_t created by its new_expr, named
 // <name>.buffer: how Halide lifts heap allocations out of GPU kernels.
 bool is_buffer_object(const Halide::Internal::Allocate *op);

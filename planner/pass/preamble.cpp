@@ -73,7 +73,7 @@ public:
         }
         if (const IfThenElse *op = s.as<IfThenElse>()) {
             // The non-bounds-query branch holds the real pipeline.
-            if (!op->else_case.defined() && is_not_bounds_query(op->condition)) {
+            if (is_pipeline_branch(op)) {
                 return walk(op->then_case);
             }
         }
@@ -83,9 +83,6 @@ public:
         return s;
     }
 
-    static bool is_not_bounds_query(const Expr &cond) {
-        return cond.as<Not>() && is_bounds_query_test(cond);
-    }
     static bool is_preamble_piece(const Stmt &s) {
         if (s.as<AssertStmt>()) {
             return true;
@@ -207,6 +204,10 @@ bool is_buffer_extent(const std::string &name) {
 }
 
 }  // namespace
+
+bool is_pipeline_branch(const IfThenElse *op) {
+    return !op->else_case.defined() && op->condition.as<Not>() && is_bounds_query_test(op->condition);
+}
 
 Preamble read_preamble(const Stmt &s) {
     SpineWalker w;

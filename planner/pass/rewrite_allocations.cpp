@@ -21,7 +21,7 @@ bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
         return false;
     }
     const Variable *v = c->args[0].as<Variable>();
-    return v && ends_with(v->name, ".buffer") && planned.contains(v->name.substr(0, v->name.size() - 7));
+    return v && !buffer_owner(v->name).empty() && planned.contains(buffer_owner(v->name));
 }
 
 bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &planned) {
@@ -31,8 +31,8 @@ bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &
     }
     const StringImm *fn = c->args[0].as<StringImm>();
     const Variable *v = c->args[1].as<Variable>();
-    return fn && fn->value == destructor && v && ends_with(v->name, ".buffer") &&
-           planned.contains(v->name.substr(0, v->name.size() - 7));
+    return fn && fn->value == destructor && v && !buffer_owner(v->name).empty() &&
+           planned.contains(buffer_owner(v->name));
 }
 
 Expr user_context() {
@@ -72,7 +72,7 @@ private:
         } else if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound
             // where it is created; the arena, not its destructor, owns it.
-            std::string buffer = op->name.substr(0, op->name.size() - 7);
+            std::string buffer = buffer_owner(op->name);
             ScopedBinding<> bind(device_buffers, buffer);
             offset_of[buffer] = offset;
             body = mutate(op->body);
@@ -127,8 +127,8 @@ private:
         if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
-        if (ends_with(op->name, ".buffer") && device_buffers.contains(op->name.substr(0, op->name.size() - 7))) {
-            const Expr &offset = offset_of.at(op->name.substr(0, op->name.size() - 7));
+        if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
+            const Expr &offset = offset_of.at(owner);
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
         if (is_call_on(op->value, "halide_device_malloc", device_buffers) ||

@@ -13,7 +13,7 @@
 // goal. The buffers below that height stay where they are and form the
 // floor; the other buffers that end above it are alive at other times. So a pass costs the
 // window's size, not the problem's, and on a long program the peaks are
-// repaired one by one. The height starts just below the lower bound and
+// repaired one by one. The height starts at half the lower bound and
 // goes down to 0 (the whole problem) while the windows above it cannot be
 // brought down to the goal.
 #pragma once
