@@ -50,7 +50,7 @@ std::string join(const std::vector<std::string> &parts, char sep) {
 // `found` if any target named the feature.
 std::string strip_arena(const std::string &targets, bool &found) {
     std::vector<std::string> list = split(targets, ',');
-    bool any = false, all = true;
+    bool any = false;
     for (std::string &t : list) {
         std::vector<std::string> kept;
         bool here = false, has_uc = false;
@@ -66,17 +66,12 @@ std::string strip_arena(const std::string &targets, bool &found) {
             kept.push_back("user_context");
         }
         any |= here;
-        all &= here;
         t = join(kept, '-');
     }
-    // All or none: one library's targets share one calling convention, and
-    // the pass (switched on for the whole run) plans every one of them.
-    if (any && !all) {
-        std::cerr << "harena: target list '" << targets
-                  << "' names the arena feature on some targets only; add -arena to every target of the "
-                     "library or to none\n";
-        std::exit(1);
-    }
+    // The pass is switched on for the whole run when any target names the
+    // feature. Halide's CMake rules list every library's targets when they
+    // build a shared runtime (-r), where no pipeline is lowered, so a mixed
+    // list is not refused.
     found |= any;
     return join(list, ',');
 }
