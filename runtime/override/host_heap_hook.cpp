@@ -18,13 +18,16 @@ halide_malloc_t previous_malloc = nullptr;
 halide_free_t previous_free = nullptr;
 
 // halide_free passes no size, so each block is preceded by one alignment unit
-// whose last 8 bytes hold the requested size.
+// whose last 8 bytes hold the requested size. The arena is the thread's
+// active one (malloc) or the one harena_find says holds the block (free), so
+// it is live and the public entry points' checks would only repeat that.
 void *arena_malloc(void *user_context, size_t size) {
     harena_arena *arena = harena_active_arena(nullptr);
     if (arena != nullptr && arena->alignment >= kHalideMallocAlignment) {
         const uint64_t header = arena->alignment;
         uint64_t address = 0;
-        const int result = harena_alloc(arena, size + header, "a halide_malloc block", &address);
+        const int result = harena::detail::bump(*arena, size + header,
+                                                harena::detail::AllocationName{"a halide_malloc block", nullptr}, &address);
         if (result == HARENA_OK) {
             reinterpret_cast<uint64_t *>(address + header)[-1] = size;
             count(Event::heap_arena_allocation);
@@ -47,7 +50,7 @@ void arena_free(void *user_context, void *pointer) {
     }
     const uint64_t header = arena->alignment;
     const uint64_t size = reinterpret_cast<const uint64_t *>(pointer)[-1];
-    (void)harena_free(arena, address - header, size + header);
+    harena::detail::release(*arena, address - header, size + header);
 }
 
 }  // namespace

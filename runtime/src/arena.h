@@ -1,6 +1,6 @@
 // The arena object behind the opaque harena_arena handle, shared by the
 // runtime's source files and the override. Fields written only at creation
-// come first; the allocation hot path touches one cache line.
+// come first; the allocation hot path writes one cache line.
 #pragma once
 
 #include <atomic>
@@ -51,7 +51,7 @@ inline uint64_t round_up(uint64_t value, uint64_t alignment) {
 }
 
 // An allocation is one compare-and-swap on a single word that holds the
-// offset of the first free byte (low 40 bits, so arenas up to 1 TiB), the
+// offset of the first free byte (low 40 bits, so arenas below 1 TiB), the
 // number of LIFO frees that moved it back (next 12 bits) and the number of
 // allocations (high 12 bits), both modulo 2^12; each wrap of a count bumps a
 // separate counter. The counts ride on the exchange that moves the offset, so
@@ -98,7 +98,7 @@ struct harena_arena {
     halide_dimension_t device_dims[2]{};
 
     // Written by every allocation: one line, away from the fields above.
-    alignas(64) std::atomic<uint64_t> state{0};  // offset and allocation count, see kOffsetBits
+    alignas(64) std::atomic<uint64_t> state{0};  // offset, reclaim and allocation counts, see kOffsetBits
     std::atomic<uint64_t> high_water{0};
     std::atomic<uint32_t> depth{0};
 
@@ -153,7 +153,8 @@ inline bool contains(const harena_arena &arena, uint64_t address) {
 }
 
 // Stack operations shared by harena_push/pop, scopes and planned pipelines.
-int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame);
+// function names the caller in error messages.
+int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame, const char *function);
 // pipeline_exit: only harena_pipeline_exit pops a pipeline's frame, since
 // the frame also holds the thread's activation for the run.
 int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function);

@@ -30,20 +30,21 @@ int report_alive_at_pop(harena_arena &arena, const Frame &frame) {
 
 }  // namespace
 
-int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame) {
+int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
+               const char *function) {
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == arena.frames.size()) {
         return report_error(arena.user_context, HARENA_ERROR_FRAME_STACK_FULL,
-                            "harena_push: arena %p already holds %u frames (harena_options.max_frames); "
+                            "%s: arena %p already holds %u frames (harena_options.max_frames); "
                             "a frame is probably not popped, or raise max_frames",
-                            static_cast<void *>(&arena), depth);
+                            function, static_cast<void *>(&arena), depth);
     }
     const uint64_t offset = top_of(arena);
     const uint64_t left = arena.capacity - offset;
     if (reserve_bytes > left || round_up(reserve_bytes, arena.alignment) > left) {
         arena.overflows.fetch_add(1, std::memory_order_relaxed);
         return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
-                            "harena_push: cannot reserve %s: %s left of %s (%s in use by %u frame(s))",
+                            "%s: cannot reserve %s: %s left of %s (%s in use by %u frame(s))", function,
                             bytes_text(reserve_bytes).text, bytes_text(left).text, bytes_text(arena.capacity).text,
                             bytes_text(offset).text, depth);
     }
@@ -101,7 +102,7 @@ int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame
     if (int err = check_live(arena, "harena_push", nullptr)) {
         return err;
     }
-    return push_frame(*arena, reserve_bytes, false, frame);
+    return push_frame(*arena, reserve_bytes, false, frame, "harena_push");
 }
 
 int harena_pop(harena_arena *arena, harena_frame frame) {

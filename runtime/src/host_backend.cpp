@@ -8,8 +8,9 @@
 namespace harena::detail {
 
 int host_acquire(harena_arena &arena, uint64_t capacity) {
-    // aligned_alloc wants a size that is a multiple of the alignment, which
-    // capacity already is; small alignments are raised to a cache line.
+    // aligned_alloc wants a size that is a multiple of the alignment; small
+    // alignments are raised to a cache line, which capacity may not be a
+    // multiple of.
     const uint64_t alignment = std::max<uint64_t>(arena.alignment, 64);
     void *block = std::aligned_alloc(alignment, round_up(capacity, alignment));
     if (block == nullptr) {

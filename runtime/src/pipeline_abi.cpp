@@ -73,7 +73,7 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
                             bytes_text(in_use + round_up(bytes, arena.alignment)).text,
                             bytes_text(in_use + round_up(worst, arena.alignment)).text);
     }
-    if (int err = push_frame(arena, bytes, true, nullptr)) {
+    if (int err = push_frame(arena, bytes, true, nullptr, "harena_pipeline_enter")) {
         return err;
     }
     Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];

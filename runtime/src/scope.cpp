@@ -53,7 +53,7 @@ int harena_scope_begin(harena_scope *scope, harena_arena *arena) {
         return err;
     }
     harena_frame frame;
-    if (int err = push_frame(*arena, 0, false, &frame)) {
+    if (int err = push_frame(*arena, 0, false, &frame, "harena_scope_begin")) {
         return err;
     }
     activate(scope, arena);

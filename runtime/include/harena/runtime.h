@@ -95,7 +95,7 @@ void harena_options_init(harena_options *options);
 
 typedef struct harena_arena harena_arena;
 
-/* Allocates an arena of `capacity` bytes (at most 1 TiB) once. device_interface NULL: host
+/* Allocates an arena of `capacity` bytes (less than 1 TiB) once. device_interface NULL: host
  * memory. Otherwise device memory obtained through
  * device_interface->device_malloc (e.g. halide_cuda_device_interface()) on
  * behalf of user_context, released through device_interface->device_free by
