@@ -1,5 +1,5 @@
 // A local-Laplacian-like pyramid: Gaussian and Laplacian pyramids over 8
-// levels and a remapped collapse, 24 intermediates whose sizes halve per level.
+// levels and a remapped collapse, 30 intermediates whose sizes halve per level.
 #include "common.h"
 
 using namespace Halide;

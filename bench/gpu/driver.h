@@ -17,7 +17,7 @@ namespace bench {
 // release threshold at the maximum. Returns false with a message on stderr.
 bool driver_init();
 
-// The device Halide runs on and the driver version, e.g. "NVIDIA H100 ... (driver 13000)".
+// The device Halide runs on and the driver version, e.g. "NVIDIA H100 80GB HBM3 (CUDA driver API 13.0)".
 std::string device_description();
 
 // Waits for all work in Halide's context.

@@ -17,7 +17,7 @@ du -sh build-gpu-run
 cat <<'CMD'
 On the GPU machine, from the repository root with build-gpu-run/ beside it:
   cd build-gpu-run && mkdir -p results && ./harena_e2e_gpu_tests && ./harena-runtime-gpu-tests && \
-  ./harena-demo && ./harena-pyramid && ./harena-small-chain && \
+  ./harena-demo && ./harena-pyramid && ./harena-small-chain && ./harena-override-example && \
   ./harena-gpu-bench --out results | tee results/bench.txt
 Then copy results/ into bench/gpu/results/ and update bench/gpu/RESULTS.md.
 CMD

@@ -1,7 +1,7 @@
 #pragma once
 // The test generators' AOT functions, plain and planned, in one table so that
-// each property is checked on every pipeline. `prefix` is e2e_ for host builds
-// and e2e_..._cuda_ for CUDA builds (see CMakeLists.txt).
+// each property is checked on every pipeline. The functions are named e2e_<name>_*
+// for host builds and e2e_<name>_cuda_* for CUDA builds (see CMakeLists.txt).
 #include "HalideRuntime.h"
 
 #include <cstdint>
