@@ -4,6 +4,7 @@
 #include "plan_report.h"
 #include "preamble.h"
 #include "rewrite_allocations.h"
+#include "route_argument_buffers.h"
 #include "solver/compaction.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
@@ -263,6 +264,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             return framed;
         });
         result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface);
+        if (options.device_target) {
+            result = route_argument_buffers(result);
+        }
     }
 
     if (options.trace >= 2) {

@@ -2,6 +2,7 @@
 // the weak ones in every AOT runtime of the program; see harena/override.h.
 #include "arena.h"
 #include "counters.h"
+#include "errors.h"
 #include "halide_defaults.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
@@ -26,17 +27,38 @@ bool has_negative_stride(const halide_buffer_t *buf) {
     return false;
 }
 
+// The frame's record of bound slices is full: the buffer goes to the default
+// allocator, counted as a fallback and noticed once per arena.
+[[gnu::cold, gnu::noinline]] int slice_log_full(harena_arena *arena, const halide_buffer_t *buf) {
+    arena->fallbacks.fetch_add(1, std::memory_order_relaxed);
+    if (!arena->fallback_noticed.exchange(true)) {
+        harena::detail::report_notice(
+            arena->user_context,
+            "harena: arena %p already has %u buffers bound to its slices; %s and later ones go to the default "
+            "allocator (counted in the fallbacks statistic, noticed once)",
+            static_cast<void *>(arena), harena::detail::kSliceLogCapacity,
+            harena::detail::AllocationName{nullptr, buf}.text().c_str());
+    }
+    return kFallBack;
+}
+
 // 0 with *address holding `bytes` (the buffer's size) for it, kFallBack, or
 // Halide's error code after the arena reported why. The arena is the calling thread's
 // active one, so it is live (destroy refuses while it has a scope) and
 // harena_alloc_buffer's checks would only repeat what the caller knows.
-int take_bytes(harena_arena *arena, const halide_buffer_t *buf, uint64_t bytes, uint64_t *address) {
+int take_bytes(harena_arena *arena, halide_buffer_t *buf, uint64_t bytes, uint64_t *address) {
     if (has_negative_stride(buf)) {
         return kFallBack;
     }
     const int result = harena::detail::bump(*arena, bytes, harena::detail::AllocationName{nullptr, buf}, address);
     if (result == HARENA_OK) {
-        return 0;
+        // The record lets the frame's pop move the buffer out if it is still
+        // bound then; without room for it the slice must not be handed out.
+        if (arena->slices.note(buf, *address)) {
+            return 0;
+        }
+        harena::detail::release(*arena, *address, bytes);
+        return slice_log_full(arena, buf);
     }
     if (result == HARENA_ERROR_OVERFLOW && arena->overflow_policy == HARENA_OVERFLOW_FALLBACK) {
         return kFallBack;
@@ -51,6 +73,7 @@ int bind(void *user_context, harena_arena *arena, halide_buffer_t *buf, const ha
          uint64_t address, uint64_t bytes) {
     const int result = wrap_native(user_context, buf, iface, address);
     if (result != 0) {
+        arena->slices.forget(address, harena::detail::top_frame_first_slice(*arena));
         harena::detail::release(*arena, address, bytes);
         return result;
     }
@@ -68,6 +91,7 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
 }
 
 int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
+    arena->slices.forget(buf->device, harena::detail::top_frame_first_slice(*arena));
     harena::detail::release(*arena, buf->device, buf->size_in_bytes());
     const int result = detach_native(user_context, buf);
     count(Event::device_arena_free);
@@ -141,6 +165,7 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
         if (result == 0) {
             auto *host = static_cast<uint8_t *>(halide_malloc(user_context, bytes));
             if (host == nullptr) {
+                arena->slices.forget(address, harena::detail::top_frame_first_slice(*arena));
                 harena::detail::release(*arena, address, bytes);
                 halide_error(user_context, "allocating host and device memory failed\n");
                 return halide_error_code_device_malloc_failed;

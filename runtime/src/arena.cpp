@@ -54,6 +54,10 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->overflow_policy = options.overflow_policy;
     arena->debug = options.debug != 0;
     arena->frames.resize(options.max_frames);
+    if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
+        delete arena;
+        return nullptr;
+    }
     return arena;
 }
 

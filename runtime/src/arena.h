@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "harena/runtime.h"
+#include "slice_log.h"
 
 namespace harena::detail {
 
@@ -26,6 +27,7 @@ struct Frame {
     uint64_t offset;    // from the arena base
     uint64_t reserved;  // bytes at offset kept for the pusher's own placement
     bool pipeline;      // pushed by harena_pipeline_enter
+    uint32_t first_slice;  // the slice log's size at the push: this frame's entries follow
     harena_scope scope; // a pipeline frame's activation on the entering thread
 };
 
@@ -106,6 +108,8 @@ struct harena_arena {
     std::atomic<uint64_t> fallbacks{0};
     std::atomic<bool> fallback_noticed{false};
     std::atomic<uint32_t> attached_scopes{0};
+    std::atomic<uint64_t> evictions{0};     // buffers moved out of a popping frame
+    std::atomic<uint64_t> evicted_bytes{0};
     std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
     std::atomic<uint64_t> reclaim_wraps{0};     // of the reclaim count in state, every 2^12
     uint64_t allocation_baseline = 0;  // counts at the last statistics reset
@@ -116,6 +120,8 @@ struct harena_arena {
     uint32_t max_depth = 0;
     uint64_t next_frame_id = 1;
     std::vector<harena::detail::Frame> frames;  // max_frames entries, depth in use
+
+    harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
 
     std::mutex live_mutex;
     std::vector<harena::detail::LiveAllocation> live;
@@ -184,6 +190,16 @@ uint64_t reclaim_total(const harena_arena &arena);
 
 // harena_free after its checks: the arena is live and contains address.
 void release(harena_arena &arena, uint64_t address, uint64_t bytes);
+
+// Debug mode: forgets the record of the allocation at offset (no-op otherwise).
+void forget_debug_record(harena_arena &arena, uint64_t offset);
+
+// Where the top frame's slice log entries begin (0 with no frame): entries
+// below belong to frames that pop later.
+inline uint32_t top_frame_first_slice(const harena_arena &arena) {
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    return depth ? arena.frames[depth - 1].first_slice : 0;
+}
 
 // Backends: obtain and give back the arena's own memory.
 int host_acquire(harena_arena &arena, uint64_t capacity);

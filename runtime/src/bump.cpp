@@ -67,7 +67,12 @@ const char *type_code_name(uint8_t code) {
     arena.live.push_back(LiveAllocation{offset, size, std::move(text)});
 }
 
-[[gnu::noinline]] void forget(harena_arena &arena, uint64_t offset) {
+}  // namespace
+
+void forget_debug_record(harena_arena &arena, uint64_t offset) {
+    if (!arena.debug) {
+        return;
+    }
     std::lock_guard<std::mutex> lock(arena.live_mutex);
     for (auto it = arena.live.rbegin(); it != arena.live.rend(); ++it) {
         if (it->offset == offset) {
@@ -76,6 +81,8 @@ const char *type_code_name(uint8_t code) {
         }
     }
 }
+
+namespace {
 
 uint64_t allocation_size(const harena_arena &arena, uint64_t bytes) {
     return bytes == 0 ? arena.alignment : round_up(bytes, arena.alignment);
@@ -156,7 +163,7 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
 void release(harena_arena &arena, uint64_t address, uint64_t bytes) {
     const uint64_t begin = address - arena.base;
     if (arena.debug) {
-        forget(arena, begin);
+        forget_debug_record(arena, begin);
     }
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == 0 || bytes > arena.capacity) {

@@ -54,6 +54,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.offset = offset;
     f.reserved = reserved;
     f.pipeline = pipeline;
+    f.first_slice = arena.slices.size();
     set_top(arena, offset + reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
     arena.frames_pushed++;
@@ -86,6 +87,9 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
                             "the pipeline returns",
                             function, static_cast<unsigned long long>(frame_id));
     }
+    // Buffers that outlive the frame leave it first, so that debug mode
+    // reports only what nothing can move.
+    evict_live_slices(arena, top.id, top.first_slice);
     const int result = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);

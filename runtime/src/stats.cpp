@@ -26,6 +26,8 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->fallbacks = arena->fallbacks.load(std::memory_order_relaxed);
     stats->frame_depth = arena->depth.load(std::memory_order_relaxed);
     stats->max_frame_depth = arena->max_depth;
+    stats->evictions = arena->evictions.load(std::memory_order_relaxed);
+    stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
     return HARENA_OK;
 }
 
@@ -38,6 +40,8 @@ int harena_reset_stats(harena_arena *arena) {
     arena->reclaim_baseline = reclaim_total(*arena);
     arena->overflows.store(0, std::memory_order_relaxed);
     arena->fallbacks.store(0, std::memory_order_relaxed);
+    arena->evictions.store(0, std::memory_order_relaxed);
+    arena->evicted_bytes.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;
     arena->max_depth = arena->depth.load(std::memory_order_relaxed);
     return HARENA_OK;
@@ -56,13 +60,15 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  high water     %s (%.1f%% of capacity)\n"
                          "  allocations    %llu (%llu reclaimed at once)\n"
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
-                         "  overflows      %llu (%llu fell back to the default allocator)\n",
+                         "  overflows      %llu (%llu fell back to the default allocator)\n"
+                         "  evictions      %llu (%s moved out of popping frames)\n",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
                          bytes_text(s.bytes_in_use).text, bytes_text(s.high_water).text, percent,
                          static_cast<unsigned long long>(s.allocations), static_cast<unsigned long long>(s.reclaimed),
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
-                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks));
+                         static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
+                         static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text);
 }
 
 }  // extern "C"

@@ -93,6 +93,19 @@ TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
     EXPECT_NE(text.find("halide_cuda_device_interface()"), std::string::npos);
 }
 
+TEST(PassLowered, CudaChainTakesArgumentBuffersDeviceMemoryOutsideTheFrame) {
+    Lowered l = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    std::string text = harena_test::text_of(l.stmt);
+    // The input is uploaded and the output allocated on the device inside
+    // the pipeline; the caller keeps both after the frame pops.
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_copy_to_device"), 0) << text;
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_argument_copy_to_device"), 2) << text;
+    for (const char *argument : {"harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)input.buffer",
+                                 "harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)out.buffer"}) {
+        EXPECT_NE(text.find(argument), std::string::npos) << argument << "\n" << text;
+    }
+}
+
 TEST(PassLowered, ParamMaximumBoundsTheSizes) {
     ImageParam input(Float(32), 1, "input");
     Param<int> k("k", 4, 1, 100);

@@ -14,6 +14,7 @@ struct FakeDriverCounts {
     int foreign_frees = 0;  // frees of memory the backend did not allocate
     int wraps = 0;
     int detaches = 0;
+    int device_copies = 0;  // device-to-device buffer copies
     // Module references taken and dropped through the backend table; like
     // CUDA's, a wrapped buffer holds one until it is detached.
     int module_uses = 0;

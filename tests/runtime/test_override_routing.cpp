@@ -221,23 +221,6 @@ TEST_F(Override, OverflowUnderTheFallbackPolicyUsesTheDefaultAllocator) {
     EXPECT_EQ(counters().device_default_allocations, 1u);
 }
 
-TEST_F(Override, DebugModeReportsABufferAliveWhenItsFramePops) {
-    harena::Options options;
-    options.debug = true;
-    harena::Arena arena = device_arena(1 << 20, options);
-    Buf kept(64, 4);
-    harena_scope scope;
-    ASSERT_EQ(harena_scope_begin(&scope, arena.get()), HARENA_OK);
-    ASSERT_EQ(halide_device_malloc(nullptr, &kept.buf, fake_device_interface()), 0);
-    testing::internal::CaptureStderr();
-    EXPECT_EQ(harena_scope_end(&scope), HARENA_ERROR_ALIVE_AT_POP);
-    (void)testing::internal::GetCapturedStderr();
-    EXPECT_TRUE(last_error_mentions({"halide_buffer_t", "float32, 64x4", "1024 bytes", "still alive"}));
-    // Freed late, it is still recognised as arena memory.
-    ASSERT_EQ(halide_device_free(nullptr, &kept.buf), 0);
-    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
-}
-
 TEST_F(Override, TheArenasOwnMemoryComesFromTheDefaultPathEvenInsideAScope) {
     harena::Arena outer = device_arena(1 << 20);
     harena::Scope scope(outer);

@@ -170,6 +170,9 @@ typedef struct harena_stats {
     uint64_t fallbacks;          /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
     uint32_t frame_depth;        /* frames pushed now */
     uint32_t max_frame_depth;    /* deepest stack since creation or the last reset */
+    uint64_t evictions;          /* buffers still bound to a slice when its frame popped, moved to
+                                    the device interface's own memory (see harena/override.h) */
+    uint64_t evicted_bytes;      /* bytes those moves copied */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while
@@ -236,6 +239,20 @@ int harena_pipeline_enter(void *user_context, const char *pipeline,
  * planned pipelines where Halide would call halide_device_and_host_free. */
 int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
 void harena_planned_host_free_as_destructor(void *user_context, void *buf);
+
+/* Device memory for a planned pipeline's argument buffers (inputs, outputs,
+ * buffers compiled into it), which the caller keeps after the call: planned
+ * pipelines call these where Halide calls halide_copy_to_device,
+ * halide_device_malloc and halide_device_and_host_malloc on such a buffer.
+ * They make those calls with the calling thread's scopes suspended, so the
+ * memory never comes from the call's frame (with the override linked, it
+ * comes from Halide's default allocator, as without an arena). */
+int harena_argument_copy_to_device(void *user_context, struct halide_buffer_t *buf,
+                                   const struct halide_device_interface_t *device_interface);
+int harena_argument_device_malloc(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+int harena_argument_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
+                                           const struct halide_device_interface_t *device_interface);
 
 /* A measuring arena holds no memory: a planned pipeline called with it checks
  * its arguments, records the bytes this call would need and returns
