@@ -2,6 +2,7 @@
 #include "slice_log.h"
 
 #include <new>
+#include <thread>
 
 #include "arena.h"
 #include "errors.h"
@@ -21,6 +22,10 @@ bool SliceLog::note(halide_buffer_t *buf, uint64_t address) {
             return false;
         }
     } while (!size_.compare_exchange_weak(index, index + 1, std::memory_order_acq_rel));
+    // A trim that has just given this entry back clears it right after.
+    while (entries_[index].address.load(std::memory_order_acquire) != kEmpty) {
+        std::this_thread::yield();
+    }
     entries_[index].buffer.store(buf, std::memory_order_relaxed);
     entries_[index].address.store(address, std::memory_order_release);
     return true;
@@ -29,17 +34,23 @@ bool SliceLog::note(halide_buffer_t *buf, uint64_t address) {
 void SliceLog::forget(uint64_t address, uint32_t floor) {
     const uint32_t end = size_.load(std::memory_order_acquire);
     for (uint32_t i = end; i-- > 0;) {
-        if (entries_[i].address.load(std::memory_order_acquire) != address) {
-            continue;
+        if (entries_[i].address.load(std::memory_order_acquire) == address) {
+            entries_[i].address.store(kForgotten, std::memory_order_release);
+            trim(floor);
+            return;
         }
-        entries_[i].address.store(0, std::memory_order_relaxed);
-        // Only while nobody has appended since the scan began: an entry
-        // reserved but not yet written also reads 0.
-        uint32_t expected = i + 1;
-        if (expected == end && i >= floor) {
-            size_.compare_exchange_strong(expected, i, std::memory_order_acq_rel);
+    }
+}
+
+void SliceLog::trim(uint32_t floor) {
+    uint32_t n = size_.load(std::memory_order_acquire);
+    // An entry reserved but not yet written reads empty, not forgotten, so
+    // it stops the trim.
+    while (n > floor && entries_[n - 1].address.load(std::memory_order_acquire) == kForgotten) {
+        if (size_.compare_exchange_weak(n, n - 1, std::memory_order_acq_rel)) {
+            entries_[n - 1].address.store(kEmpty, std::memory_order_release);
+            n--;
         }
-        return;
     }
 }
 

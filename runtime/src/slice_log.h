@@ -36,10 +36,10 @@ public:
 
     // The slice at address comes back (freed, or never bound after all):
     // forgets the newest entry for it. At most one live entry has a given
-    // address, since the bytes return to the arena only after this call. An
-    // entry that is the last one, and at or above `floor` (where the top
-    // frame's entries begin), is given back at once, so that a loop that
-    // allocates and frees in one frame does not fill the log.
+    // address, since the bytes return to the arena only after this call.
+    // Forgotten entries at the end of the log, down to `floor` (where the top
+    // frame's entries begin), are given back at once, so that loops that
+    // allocate and free in one frame, on one thread or several, do not fill it.
     void forget(uint64_t address, uint32_t floor);
 
     // Entries so far; a frame remembers this at its push.
@@ -52,19 +52,26 @@ public:
         const uint32_t end = size_.load(std::memory_order_acquire);
         for (uint32_t i = from; i < end; i++) {
             const uint64_t address = entries_[i].address.load(std::memory_order_acquire);
-            if (address != 0) {
+            if (address != kEmpty && address != kForgotten) {
                 visit(entries_[i].buffer.load(std::memory_order_relaxed), address);
             }
-            // A cleared entry never matches a forget before it is written again.
-            entries_[i].address.store(0, std::memory_order_relaxed);
+            entries_[i].address.store(kEmpty, std::memory_order_relaxed);
         }
         size_.store(from < end ? from : end, std::memory_order_release);
     }
 
 private:
+    // Entry states besides a live slice's address (never 0 or 1): empty
+    // (never written, or given back) and forgotten (freed, not yet given back).
+    static constexpr uint64_t kEmpty = 0;
+    static constexpr uint64_t kForgotten = 1;
+
+    // Gives back the forgotten entries at the end, down to floor.
+    void trim(uint32_t floor);
+
     struct Entry {
         std::atomic<halide_buffer_t *> buffer{nullptr};
-        std::atomic<uint64_t> address{0};  // 0: free or forgotten
+        std::atomic<uint64_t> address{kEmpty};
     };
     std::unique_ptr<Entry[]> entries_;
     uint32_t capacity_ = 0;
