@@ -9,6 +9,10 @@
 
 namespace harena_apps {
 
+// Calls per buffer size in the apps that vary the size: each size's buffers
+// are reused across these calls.
+constexpr int kCallsPerSize = 3;
+
 // Both results on the host, then compared bit for bit.
 template<typename T>
 bool same_bits(Halide::Runtime::Buffer<T> &expected, Halide::Runtime::Buffer<T> &actual) {

@@ -100,10 +100,13 @@ int main(int argc, char **argv) {
                 gpu ? "GPU (host-cuda build, device arena)" : "CPU (host build, host arena through the heap hook)",
                 kMaxK);
 
-    // Warm up both ways; this also gives inputs and output their device copies
-    // outside any scope, so that scoped runs allocate intermediates only.
-    (void)run_all(pipeline, components, runs, output, nullptr);
+    // The first pass runs in scopes: the inputs' and the output's first
+    // device copies are made inside a frame, and move out of it when it pops
+    // (counted as evictions), so later runs find them where Halide's default
+    // allocator would have put them. Then both ways are warm.
     (void)run_all(pipeline, components, runs, output, &arena);
+    const uint64_t evictions = arena.stats().evictions;
+    (void)run_all(pipeline, components, runs, output, nullptr);
     arena.reset_stats();
     harena_override_reset_counters();
 
@@ -115,15 +118,21 @@ int main(int argc, char **argv) {
     harena_override_counters scoped;
     harena_override_get_counters(&scoped);
 
-    // The last request once more each way: the results must be bit-identical.
-    Run &last = runs.back();
-    int result = pipeline(components, last.selected, expected);
-    {
-        harena::Scope scope(arena);
-        result |= pipeline(components, last.selected, output);
+    // Every request once more each way, on the same output buffers, new
+    // component values first: each scoped result must be bit-identical.
+    components.for_each_value([&](float &v) { v = value(rng); });
+    components.set_host_dirty();
+    int mismatches = 0;
+    for (Run &r : runs) {
+        int result = pipeline(components, r.selected, expected);
+        {
+            harena::Scope scope(arena);
+            result |= pipeline(components, r.selected, output);
+        }
+        result |= expected.copy_to_host() | output.copy_to_host();
+        mismatches += result != 0 || std::memcmp(expected.data(), output.data(), 32 * sizeof(float)) != 0;
     }
-    result |= expected.copy_to_host() | output.copy_to_host();
-    const bool identical = result == 0 && std::memcmp(expected.data(), output.data(), 32 * sizeof(float)) == 0;
+    const bool identical = mismatches == 0;
 
     const uint64_t unscoped_allocs = gpu ? unscoped.device_default_allocations : unscoped.heap_default_allocations;
     const uint64_t scoped_arena = gpu ? scoped.device_arena_allocations : scoped.heap_arena_allocations;
@@ -134,6 +143,9 @@ int main(int argc, char **argv) {
                 "allocator\n",
                 scoped_us, static_cast<unsigned long long>(scoped_arena),
                 static_cast<unsigned long long>(scoped_default));
-    std::printf("results %s\n\n%s", identical ? "bit-identical" : "DIFFER", arena.stats_string().c_str());
+    std::printf("first pass: %llu argument buffers moved out of popping frames\n",
+                static_cast<unsigned long long>(evictions));
+    std::printf("results %s (%d of %d runs differ)\n\n%s", identical ? "bit-identical" : "DIFFER", mismatches,
+                run_count, arena.stats_string().c_str());
     return identical ? 0 : 1;
 }
