@@ -53,6 +53,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
     arena->debug = options.debug != 0;
+    arena->grow = options.grow != 0;
     arena->frames.resize(options.max_frames);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;
@@ -82,6 +83,7 @@ void harena_options_init(harena_options *options) {
     options->overflow_policy = HARENA_OVERFLOW_ERROR;
     options->debug = 0;
     options->max_frames = 64;
+    options->grow = 0;
 }
 
 int harena_create(void *user_context, const halide_device_interface_t *device_interface, uint64_t capacity,
@@ -130,6 +132,12 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     harena_options resolved;
     if (int err = resolve_options(options, function, &resolved)) {
         return err;
+    }
+    if (resolved.grow) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: an arena over memory the caller owns cannot grow; leave harena_options.grow at 0, "
+                            "or let harena_create allocate the arena",
+                            function);
     }
     const uint64_t base = round_up(address, resolved.alignment);
     const uint64_t skipped = base - address;

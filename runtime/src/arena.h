@@ -94,6 +94,7 @@ struct harena_arena {
     uint64_t alignment = 0;
     int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
     bool debug = false;
+    bool grow = false;  // harena_options.grow
     harena::detail::Backing backing = harena::detail::Backing::user;
     void *host_block = nullptr;              // host backend
     halide_buffer_t device_buffer{};         // device backend: the buffer the memory is bound to
@@ -108,6 +109,8 @@ struct harena_arena {
     std::atomic<uint64_t> fallbacks{0};
     std::atomic<bool> fallback_noticed{false};
     std::atomic<uint32_t> attached_scopes{0};
+    std::atomic<uint64_t> wanted{0};  // growing arenas: the capacity an overflow asked for
+    uint64_t grows = 0;
     std::atomic<uint64_t> evictions{0};     // buffers moved out of a popping frame
     std::atomic<uint64_t> evicted_bytes{0};
     std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
@@ -201,11 +204,25 @@ inline uint32_t top_frame_first_slice(const harena_arena &arena) {
     return depth ? arena.frames[depth - 1].first_slice : 0;
 }
 
-// Backends: obtain and give back the arena's own memory.
+// Backends: obtain and give back the arena's own memory. Acquiring again
+// replaces the region: the old one is released only once the new one exists.
 int host_acquire(harena_arena &arena, uint64_t capacity);
 void host_release(harena_arena &arena);
 int device_acquire(harena_arena &arena, uint64_t capacity);
 void device_release(harena_arena &arena);
+
+// Sets where the region lies, under the registry's lock, so that lookups by
+// address from other threads see the old region or the new one.
+void relocate(harena_arena &arena, uint64_t base, uint64_t capacity);
+
+// Growing arenas (growth.cpp): the push at depth 0 calls make_room with what
+// the frame reserves; an allocation that does not fit calls want.
+void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function);
+inline void want(harena_arena &arena, uint64_t capacity) {
+    uint64_t seen = arena.wanted.load(std::memory_order_relaxed);
+    while (capacity > seen && !arena.wanted.compare_exchange_weak(seen, capacity, std::memory_order_relaxed)) {
+    }
+}
 
 // Thread activation, also used by pipeline frames.
 void activate(harena_scope *scope, harena_arena *arena);

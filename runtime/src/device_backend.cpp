@@ -6,6 +6,18 @@
 
 namespace harena::detail {
 
+namespace {
+
+void free_region(harena_arena &arena, halide_buffer_t &region) {
+    const halide_device_interface_t *iface = arena.device_interface;
+    SuspendScopes suspend;
+    // The region is not the arena's any more (unregistered, or replaced), so
+    // the override hands this buffer to Halide's default free like any other.
+    (void)iface->device_free(arena.user_context, &region);
+}
+
+}  // namespace
+
 int device_acquire(harena_arena &arena, uint64_t capacity) {
     const halide_device_interface_t *iface = arena.device_interface;
     // A buffer's extents are int32, so the region is described as rows of
@@ -17,14 +29,13 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
                             "harena_create: %s with alignment %llu cannot be described as a Halide buffer",
                             bytes_text(capacity).text, static_cast<unsigned long long>(arena.alignment));
     }
-    halide_buffer_t &buf = arena.device_buffer;
-    buf = halide_buffer_t{};
-    arena.device_dims[0] = halide_dimension_t{0, static_cast<int32_t>(arena.alignment), 1, 0};
-    arena.device_dims[1] =
-        halide_dimension_t{0, static_cast<int32_t>(rows), static_cast<int32_t>(arena.alignment), 0};
+    halide_dimension_t dims[2];
+    dims[0] = halide_dimension_t{0, static_cast<int32_t>(arena.alignment), 1, 0};
+    dims[1] = halide_dimension_t{0, static_cast<int32_t>(rows), static_cast<int32_t>(arena.alignment), 0};
+    halide_buffer_t buf{};
     buf.type = halide_type_t(halide_type_uint, 8, 1);
     buf.dimensions = 2;
-    buf.dim = arena.device_dims;
+    buf.dim = dims;
 
     int result;
     {
@@ -35,21 +46,29 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
     }
     if (result != 0 || buf.device == 0) {
         return report_error(arena.user_context, HARENA_ERROR_DEVICE_MALLOC_FAILED,
-                            "harena_create: the device interface could not allocate %s for the arena (error %d)",
+                            "harena: the device interface could not allocate %s for the arena (error %d)",
                             bytes_text(rows * arena.alignment).text, result);
     }
+    // The old region (when growing) is freed only once the arena lies in the
+    // new one, so that the override does not take it for one of its slices.
+    const bool replacing = arena.backing == Backing::device;
+    halide_dimension_t old_dims[2] = {arena.device_dims[0], arena.device_dims[1]};
+    halide_buffer_t old = arena.device_buffer;
+    old.dim = old_dims;
     arena.backing = Backing::device;
-    arena.base = round_up(buf.device, arena.alignment);
-    arena.capacity = capacity;
+    arena.device_dims[0] = dims[0];
+    arena.device_dims[1] = dims[1];
+    arena.device_buffer = buf;
+    arena.device_buffer.dim = arena.device_dims;
+    relocate(arena, round_up(buf.device, arena.alignment), capacity);
+    if (replacing) {
+        free_region(arena, old);
+    }
     return HARENA_OK;
 }
 
 void device_release(harena_arena &arena) {
-    const halide_device_interface_t *iface = arena.device_interface;
-    SuspendScopes suspend;
-    // The arena is already unregistered, so the override hands this buffer to
-    // Halide's default free like any other allocation.
-    (void)iface->device_free(arena.user_context, &arena.device_buffer);
+    free_region(arena, arena.device_buffer);
 }
 
 }  // namespace harena::detail

@@ -32,6 +32,7 @@ int report_alive_at_pop(harena_arena &arena, const Frame &frame) {
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
+    make_room(arena, reserve_bytes, function);
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == arena.frames.size()) {
         return report_error(arena.user_context, HARENA_ERROR_FRAME_STACK_FULL,

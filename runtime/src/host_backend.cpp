@@ -15,13 +15,14 @@ int host_acquire(harena_arena &arena, uint64_t capacity) {
     void *block = std::aligned_alloc(alignment, round_up(capacity, alignment));
     if (block == nullptr) {
         return report_error(arena.user_context, HARENA_ERROR_OUT_OF_MEMORY,
-                            "harena_create: cannot allocate %s of host memory for the arena",
+                            "harena: cannot allocate %s of host memory for the arena",
                             bytes_text(capacity).text);
     }
+    void *old = arena.host_block;
     arena.backing = Backing::host;
     arena.host_block = block;
-    arena.base = reinterpret_cast<uint64_t>(block);
-    arena.capacity = capacity;
+    relocate(arena, reinterpret_cast<uint64_t>(block), capacity);
+    std::free(old);
     return HARENA_OK;
 }
 

@@ -58,6 +58,7 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
                             user_context, memory_kind(arena.device_interface),
                             static_cast<const void *>(arena.device_interface));
     }
+    make_room(arena, bytes, "harena_pipeline_enter");
     const uint64_t in_use = top_of(arena);
     const uint64_t left = arena.capacity - in_use;
     if (bytes > left || round_up(bytes, arena.alignment) > left) {

@@ -58,6 +58,13 @@ bool is_registered(const void *pointer) {
     return true;
 }
 
+void relocate(harena_arena &arena, uint64_t base, uint64_t capacity) {
+    Registry &r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    arena.base = base;
+    arena.capacity = capacity;
+}
+
 harena_arena *find_registered(const halide_device_interface_t *device_interface, uint64_t address) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);

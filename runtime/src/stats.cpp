@@ -28,6 +28,7 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->max_frame_depth = arena->max_depth;
     stats->evictions = arena->evictions.load(std::memory_order_relaxed);
     stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
+    stats->grows = arena->grows;
     return HARENA_OK;
 }
 
@@ -43,6 +44,7 @@ int harena_reset_stats(harena_arena *arena) {
     arena->evictions.store(0, std::memory_order_relaxed);
     arena->evicted_bytes.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;
+    arena->grows = 0;
     arena->max_depth = arena->depth.load(std::memory_order_relaxed);
     return HARENA_OK;
 }
@@ -55,7 +57,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
     const double percent = s.capacity ? 100.0 * static_cast<double>(s.high_water) / s.capacity : 0.0;
     return std::snprintf(buffer, size,
                          "harena arena %p (%s memory, alignment %llu)\n"
-                         "  capacity       %s\n"
+                         "  capacity       %s (grown %llu time(s))\n"
                          "  in use         %s\n"
                          "  high water     %s (%.1f%% of capacity)\n"
                          "  allocations    %llu (%llu reclaimed at once)\n"
@@ -64,6 +66,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  evictions      %llu (%s moved out of popping frames)\n",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
+                         static_cast<unsigned long long>(s.grows),
                          bytes_text(s.bytes_in_use).text, bytes_text(s.high_water).text, percent,
                          static_cast<unsigned long long>(s.allocations), static_cast<unsigned long long>(s.reclaimed),
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,

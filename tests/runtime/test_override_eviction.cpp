@@ -335,3 +335,41 @@ TEST_F(EvictionInALargeArena, WhenTheRecordIsFullBuffersGoToTheDefaultAllocatorN
     }
     EXPECT_EQ(fake_driver().foreign_frees, 0);
 }
+
+TEST(EvictionAndGrowth, ABufferMovedOutOfAFrameStaysValidWhenTheArenaGrows) {
+    harena::Options options;
+    options.grow = true;
+    options.overflow = harena::OverflowPolicy::fallback;
+    harena::Arena arena = harena::Arena::device(fake_device_interface(), 4096, options);
+    harena_test::reset_fake_driver();
+    HostBuf input(256);  // 1 KiB
+    input.write(4.0f);
+    {
+        harena::Scope scope(arena);
+        ASSERT_EQ(halide_copy_to_device(nullptr, &input.buf, fake_device_interface()), 0);
+        Intermediate big(2048);  // 8 KiB: does not fit, falls back and asks for room
+        testing::internal::CaptureStdout();  // the fallback's one-time notice
+        ASSERT_EQ(halide_device_malloc(nullptr, &big.buf, fake_device_interface()), 0);
+        (void)testing::internal::GetCapturedStdout();
+        ASSERT_EQ(halide_device_free(nullptr, &big.buf), 0);
+    }
+    const uint64_t old_base = arena.base();
+    {
+        harena::Scope scope(arena);  // grows before the frame opens
+        EXPECT_GE(arena.capacity(), 1024u + 8192u);
+        Intermediate big(2048);
+        ASSERT_EQ(halide_device_malloc(nullptr, &big.buf, fake_device_interface()), 0);
+        EXPECT_GE(big.buf.device, arena.base());
+        big.scribble();
+        ASSERT_EQ(halide_device_free(nullptr, &big.buf), 0);
+    }
+    EXPECT_NE(arena.base(), old_base);
+    EXPECT_EQ(arena.stats().grows, 1u);
+    EXPECT_TRUE(input.device_holds(4.0f));
+    // The driver saw three allocations (the fallback, the moved input, the
+    // new region) and two frees (the fallback, the old region).
+    EXPECT_EQ(fake_driver().mallocs, 3);
+    EXPECT_EQ(fake_driver().frees, 2);
+    EXPECT_EQ(fake_driver().foreign_frees, 0);
+    ASSERT_EQ(halide_device_free(nullptr, &input.buf), 0);
+}

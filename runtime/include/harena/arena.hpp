@@ -46,6 +46,11 @@ struct Options {
     bool debug = false;
     // Deepest frame stack the arena accepts.
     std::uint32_t max_frames = 64;
+    // Grow instead of failing: before a frame opens with none pushed, replace
+    // the region by one twice as large (or as needed) when the frame, or an
+    // allocation an earlier frame could not fit, needs more (see
+    // harena_options.grow). Not for arenas over the caller's memory.
+    bool grow = false;
 
     [[nodiscard]] harena_options to_c() const {
         harena_options o;
@@ -54,6 +59,7 @@ struct Options {
         o.overflow_policy = static_cast<std::int32_t>(overflow);
         o.debug = debug ? 1 : 0;
         o.max_frames = max_frames;
+        o.grow = grow ? 1 : 0;
         return o;
     }
 };
@@ -118,6 +124,9 @@ public:
         return s;
     }
     void reset_stats() { detail::check(harena_reset_stats(arena_)); }
+    // Gives back what the largest use since creation or the last reset_stats
+    // did not need; only between runs (no frame pushed, no scope attached).
+    void shrink_to_fit() { detail::check(harena_shrink_to_fit(arena_)); }
     [[nodiscard]] std::string stats_string() const {
         const int length = harena_format_stats(arena_, nullptr, 0);
         detail::check(length < 0 ? length : HARENA_OK);

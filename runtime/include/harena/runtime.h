@@ -88,6 +88,16 @@ typedef struct harena_options {
     int32_t debug;
     /* Deepest frame stack the arena accepts. Default 64. */
     uint32_t max_frames;
+    /* Nonzero: an arena that allocated its own memory grows instead of
+     * failing. When a push at depth 0 (a scope, a planned pipeline's entry,
+     * harena_push) needs more than the capacity, or an allocation in an
+     * earlier frame did not fit, the region is replaced by one twice as large,
+     * or as large as needed if that is more, before the frame opens. Nothing
+     * moves while a frame is pushed: an allocation that does not fit then
+     * follows overflow_policy (HARENA_OVERFLOW_FALLBACK keeps such a call
+     * running) and the next push at depth 0 makes room for it. Addresses
+     * handed out before a growth are not valid after it. Default 0. */
+    int32_t grow;
 } harena_options;
 
 /* Fills every field of *options with its default. */
@@ -114,6 +124,13 @@ int harena_create_from_memory(const struct halide_device_interface_t *device_int
 /* Releases the arena and its memory if the runtime allocated it. Refused with
  * HARENA_ERROR_ARENA_IN_USE while frames are pushed or scopes attached. */
 int harena_destroy(harena_arena *arena);
+
+/* Replaces the region by one just large enough for the largest use since
+ * creation or the last harena_reset_stats (the high-water mark), giving the
+ * rest back. Only for arenas that allocated their own memory, and only while
+ * no frame is pushed and no scope attached (HARENA_ERROR_ARENA_IN_USE
+ * otherwise). Addresses handed out before are not valid after. */
+int harena_shrink_to_fit(harena_arena *arena);
 
 typedef struct harena_info {
     const struct halide_device_interface_t *device_interface; /* NULL for host memory */
@@ -173,6 +190,7 @@ typedef struct harena_stats {
     uint64_t evictions;          /* buffers still bound to a slice when its frame popped, moved to
                                     the device interface's own memory (see harena/override.h) */
     uint64_t evicted_bytes;      /* bytes those moves copied */
+    uint64_t grows;              /* times the region was replaced by a larger one (harena_options.grow) */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while
