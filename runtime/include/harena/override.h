@@ -13,9 +13,20 @@
  * halide_copy_to_device / halide_buffer_copy call these public symbols, so
  * they follow too.
  *
- * Memory handed out in a scope is valid until its frame pops: a buffer that
- * outlives its scope must be freed before (debug mode reports the ones that
- * are not).
+ * Buffers that outlive their scope are safe: a pipeline's input uploaded by
+ * halide_copy_to_device inside the scope, or an output whose device memory
+ * the pipeline allocated there, is still bound to a slice of the frame when it
+ * pops. The pop moves every such buffer to memory from the device
+ * interface's own allocator (Halide's cache or cuMemAlloc, as without an
+ * arena), copying its contents on the interface's stream and leaving its
+ * dirty bits as they were, and counts it in harena_stats.evictions. Later
+ * calls on the same buffers find their device memory where Halide's default
+ * would have put it, so this happens once per buffer, not per call; freeing
+ * them later, in a scope or not, takes Halide's default path. The runtime
+ * keeps a record of which halide_buffer_t holds which slice to do this
+ * (4096 per arena; beyond that, allocations in the frame go to the default
+ * allocator, counted as fallbacks), so a halide_buffer_t bound in a scope
+ * must stay alive, or be freed, until its frame pops.
  *
  * The override calls into the program's Halide runtime (halide_malloc,
  * halide_error, ...): link it into programs that contain an AOT pipeline.
