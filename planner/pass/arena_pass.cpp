@@ -1,6 +1,7 @@
 #include "arena_pass.h"
 
 #include "buffer_census.h"
+#include "capturability.h"
 #include "plan_report.h"
 #include "preamble.h"
 #include "rewrite_allocations.h"
@@ -98,13 +99,13 @@ Expr null_device_interface() {
 // Opens the pipeline's frame in the arena (user_context) and closes it on
 // every exit path, success or error.
 Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device_interface, const Expr &needed,
-                uint64_t worst) {
+                uint64_t worst, uint32_t traits) {
     Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
     Expr status = Variable::make(Int(32), "harena.status");
     Expr base = Variable::make(UInt(64), "harena.base");
     Expr enter = Call::make(Int(32), "harena_pipeline_enter",
                             {uc, StringImm::make(options.pipeline_name), device_interface, needed,
-                             make_const(UInt(64), worst)},
+                             make_const(UInt(64), worst), make_const(UInt(32), traits)},
                             Call::Extern);
     Expr exit = Call::make(Handle(), Call::register_destructor,
                            {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},
@@ -244,6 +245,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     }
 
     Stmt result = s;
+    std::string not_capturable;
+    report.capturable = is_capturable(s, candidates, options.device_target, &not_capturable);
+    const uint32_t traits = report.capturable ? 1u : 0u;  // HARENA_PIPELINE_CAPTURABLE
     if (!placed.empty()) {
         Expr device_interface = null_device_interface();
         if (options.device_target) {
@@ -257,7 +261,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
         // Opening the frame rebuilds only the spine, so Allocate nodes keep
         // their identity for the rewrite.
         result = open_before_first_use(s, placed, [&](const Stmt &body) {
-            Stmt framed = open_frame(body, options, device_interface, layout.needed, report.arena_bytes);
+            Stmt framed = open_frame(body, options, device_interface, layout.needed, report.arena_bytes, traits);
             for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
                 framed = LetStmt::make(it->first, it->second, framed);
             }
@@ -282,6 +286,11 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     }
     if (options.trace >= 1) {
         std::cerr << plan_summary(report) << "\n";
+    }
+    if (options.trace >= 2 && options.device_target) {
+        std::cerr << "harena: " << options.pipeline_name << ": "
+                  << (report.capturable ? "capturable as a CUDA graph" : "not capturable as a CUDA graph: " + not_capturable)
+                  << "\n";
     }
     if (options.trace >= 2) {
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();

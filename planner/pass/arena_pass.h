@@ -51,6 +51,7 @@ struct PassReport {
                                // alignment, the unit the arena reserves in
     uint64_t lower_bound = 0;
     double solve_seconds = 0;
+    bool capturable = false;   // one call captured as a CUDA graph replays it (harena/cuda.h)
     [[nodiscard]] int planned_count() const;
     [[nodiscard]] double ratio() const;
 };

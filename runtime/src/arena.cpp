@@ -64,6 +64,9 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
 
 // The last step of creation: from here on other threads may find the arena.
 void publish(harena_arena *arena, harena_arena **out) {
+    if (arena->generation == 0) {
+        arena->generation = next_generation();  // regions the caller owns, measuring arenas
+    }
     arena->magic = kArenaMagic;
     register_arena(arena);
     *out = arena;
@@ -177,6 +180,7 @@ int harena_destroy(harena_arena *arena) {
     }
     unregister_arena(arena);
     arena->magic = 0;
+    release_cuda_stream(*arena);
     switch (arena->backing) {
     case Backing::host:
         host_release(*arena);

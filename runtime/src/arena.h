@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "harena/cuda.h"
 #include "harena/runtime.h"
 #include "slice_log.h"
 
@@ -96,6 +97,10 @@ struct harena_arena {
     bool debug = false;
     bool grow = false;  // harena_options.grow
     harena::detail::Backing backing = harena::detail::Backing::user;
+    // Identifies the arena and its region: unique among all arenas, renewed
+    // when the region is replaced, so a graph captured in one region is never
+    // replayed in another.
+    uint64_t generation = 0;
     void *host_block = nullptr;              // host backend
     halide_buffer_t device_buffer{};         // device backend: the buffer the memory is bound to
     halide_dimension_t device_dims[2]{};
@@ -125,6 +130,17 @@ struct harena_arena {
     std::vector<harena::detail::Frame> frames;  // max_frames entries, depth in use
 
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
+
+    harena_cuda_binding cuda{};  // what the CUDA hooks answer for this arena
+    bool owns_stream = false;    // cuda.stream was made by harena_create_cuda_stream
+    void *stream_context = nullptr;  // the context it was made in
+    // A graph capture in progress (graph_cache.cpp) and what the planned
+    // pipeline's entry saw of it.
+    struct {
+        bool active = false;
+        bool entered = false;      // a planned pipeline entered during the capture
+        bool refused = false;      // ... and declared itself not capturable
+    } capture;
 
     std::mutex live_mutex;
     std::vector<harena::detail::LiveAllocation> live;
@@ -212,8 +228,28 @@ int device_acquire(harena_arena &arena, uint64_t capacity);
 void device_release(harena_arena &arena);
 
 // Sets where the region lies, under the registry's lock, so that lookups by
-// address from other threads see the old region or the new one.
+// address from other threads see the old region or the new one; renews the
+// arena's generation.
 void relocate(harena_arena &arena, uint64_t base, uint64_t capacity);
+
+// A generation no arena has had yet.
+uint64_t next_generation();
+
+// Destroys a stream the runtime made for the arena (cuda_stream.cpp).
+void release_cuda_stream(harena_arena &arena);
+
+// Makes the context of the arena's stream current while alive, as the
+// driver's stream and graph calls want (nothing when it is not known).
+class StreamContextScope {
+public:
+    explicit StreamContextScope(const harena_arena &arena);
+    ~StreamContextScope();
+    StreamContextScope(const StreamContextScope &) = delete;
+    StreamContextScope &operator=(const StreamContextScope &) = delete;
+
+private:
+    bool pushed_ = false;
+};
 
 // Growing arenas (growth.cpp): the push at depth 0 calls make_room with what
 // the frame reserves; an allocation that does not fit calls want.

@@ -34,7 +34,7 @@ int check_pipeline_arena(void *user_context, const char *pipeline) {
 extern "C" {
 
 int harena_pipeline_enter(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface,
-                          uint64_t bytes, uint64_t worst_case_bytes) {
+                          uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits) {
     if (pipeline == nullptr) {
         pipeline = "(unnamed)";
     }
@@ -48,6 +48,14 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
         arena.measured_bytes = bytes;
         arena.measured_worst_case_bytes = worst_case_bytes;
         return HARENA_MEASURED;
+    }
+    if (arena.capture.active) {
+        // Not an error either: the call runs again, normally, after the capture.
+        arena.capture.entered = true;
+        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0) {
+            arena.capture.refused = true;
+            return HARENA_NOT_CAPTURABLE;
+        }
     }
     if (arena.device_interface != device_interface) {
         return report_error(user_context, HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE,

@@ -58,11 +58,17 @@ bool is_registered(const void *pointer) {
     return true;
 }
 
+uint64_t next_generation() {
+    static std::atomic<uint64_t> generations{0};
+    return generations.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 void relocate(harena_arena &arena, uint64_t base, uint64_t capacity) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     arena.base = base;
     arena.capacity = capacity;
+    arena.generation = next_generation();
 }
 
 harena_arena *find_registered(const halide_device_interface_t *device_interface, uint64_t address) {

@@ -106,6 +106,16 @@ TEST(PassLowered, CudaChainTakesArgumentBuffersDeviceMemoryOutsideTheFrame) {
     }
 }
 
+TEST(PassLowered, AnAllGpuChainIsCapturableAsAGraphAndAHostOneIsNot) {
+    Lowered cuda = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    EXPECT_TRUE(cuda.report.capturable);
+    // The pipeline declares it at entry (HARENA_PIPELINE_CAPTURABLE).
+    EXPECT_NE(harena_test::text_of(cuda.stmt).find("\"chain\", (halide_device_interface_t *)halide_cuda_device_interface()"),
+              std::string::npos);
+    Lowered host = lower_chain(get_host_target().with_feature(Target::UserContext));
+    EXPECT_FALSE(host.report.capturable);
+}
+
 TEST(PassLowered, ParamMaximumBoundsTheSizes) {
     ImageParam input(Float(32), 1, "input");
     Param<int> k("k", 4, 1, 100);

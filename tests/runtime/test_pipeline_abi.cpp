@@ -6,7 +6,7 @@ using harena_test::last_error_mentions;
 
 TEST(RuntimePipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {
     HostArena a(1 << 20);
-    ASSERT_EQ(harena_pipeline_enter(a.arena, "blur", nullptr, 5000, 9000), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(a.arena, "blur", nullptr, 5000, 9000, 0), HARENA_OK);
     const uint64_t base = harena_pipeline_base(a.arena);
     EXPECT_EQ(base, a.base());
     EXPECT_EQ(base % 256, 0u);
@@ -25,10 +25,10 @@ TEST(RuntimePipelineAbi, PipelinesNestAndRunBackToBack) {
     harena_frame user = a.push();
     a.alloc(1000);
     for (int run = 0; run < 3; run++) {
-        ASSERT_EQ(harena_pipeline_enter(a.arena, "outer", nullptr, 4096, 4096), HARENA_OK);
+        ASSERT_EQ(harena_pipeline_enter(a.arena, "outer", nullptr, 4096, 4096, 0), HARENA_OK);
         const uint64_t outer = harena_pipeline_base(a.arena);
         EXPECT_EQ(outer, a.base() + 1024);
-        ASSERT_EQ(harena_pipeline_enter(a.arena, "inner", nullptr, 256, 256), HARENA_OK);
+        ASSERT_EQ(harena_pipeline_enter(a.arena, "inner", nullptr, 256, 256, 0), HARENA_OK);
         const uint64_t inner = harena_pipeline_base(a.arena);
         EXPECT_EQ(inner, outer + 4096);
         harena_pipeline_exit_as_destructor(a.arena, reinterpret_cast<void *>(inner));
@@ -42,7 +42,7 @@ TEST(RuntimePipelineAbi, PipelinesNestAndRunBackToBack) {
 
 TEST(RuntimePipelineAbi, BaseSkipsFramesThePipelineDidNotPush) {
     HostArena a(1 << 20);
-    ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 512, 512), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 512, 512, 0), HARENA_OK);
     const uint64_t base = harena_pipeline_base(a.arena);
     harena_frame inner = a.push(100);
     EXPECT_EQ(harena_pipeline_base(a.arena), base);
@@ -58,7 +58,7 @@ TEST(RuntimePipelineAbi, BaseSkipsFramesThePipelineDidNotPush) {
 TEST(RuntimePipelineAbi, OverflowNamesThePipelineAndTheSizes) {
     HostArena a(8192);
     harena_frame user = a.push(1000);
-    EXPECT_EQ(harena_pipeline_enter(a.arena, "resnet_block", nullptr, 10000, 20000), HARENA_ERROR_OVERFLOW);
+    EXPECT_EQ(harena_pipeline_enter(a.arena, "resnet_block", nullptr, 10000, 20000, 0), HARENA_ERROR_OVERFLOW);
     EXPECT_TRUE(last_error_mentions({"pipeline 'resnet_block'", "needs 10000 bytes", "20000 bytes",
                                      "7168 bytes (7.00 KiB) left", "of 8192 bytes", "1024 bytes",
                                      "at least 11264 bytes", "21248 bytes"}));
@@ -68,15 +68,15 @@ TEST(RuntimePipelineAbi, OverflowNamesThePipelineAndTheSizes) {
 }
 
 TEST(RuntimePipelineAbi, TheUserContextMustBeALiveArena) {
-    EXPECT_EQ(harena_pipeline_enter(nullptr, "p", nullptr, 10, 10), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(harena_pipeline_enter(nullptr, "p", nullptr, 10, 10, 0), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "NULL user_context"}));
     int not_an_arena = 0;
-    EXPECT_EQ(harena_pipeline_enter(&not_an_arena, "p", nullptr, 10, 10), HARENA_ERROR_NOT_AN_ARENA);
+    EXPECT_EQ(harena_pipeline_enter(&not_an_arena, "p", nullptr, 10, 10, 0), HARENA_ERROR_NOT_AN_ARENA);
     EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "not a live harena arena"}));
     harena_arena *destroyed = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &destroyed), HARENA_OK);
     ASSERT_EQ(harena_destroy(destroyed), HARENA_OK);
-    EXPECT_EQ(harena_pipeline_enter(destroyed, "p", nullptr, 10, 10), HARENA_ERROR_NOT_AN_ARENA);
+    EXPECT_EQ(harena_pipeline_enter(destroyed, "p", nullptr, 10, 10, 0), HARENA_ERROR_NOT_AN_ARENA);
     EXPECT_EQ(harena_pipeline_base(destroyed), 0u);
     harena_pipeline_exit_as_destructor(destroyed, nullptr);
     EXPECT_TRUE(last_error_mentions({"harena_pipeline_exit", "not a live arena"}));
@@ -84,7 +84,7 @@ TEST(RuntimePipelineAbi, TheUserContextMustBeALiveArena) {
 
 TEST(RuntimePipelineAbi, TheDeviceInterfaceMustMatch) {
     HostArena a(4096);
-    EXPECT_EQ(harena_pipeline_enter(a.arena, "gpu_pipe", dummy_interface(), 10, 10),
+    EXPECT_EQ(harena_pipeline_enter(a.arena, "gpu_pipe", dummy_interface(), 10, 10, 0),
               HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE);
     EXPECT_TRUE(last_error_mentions({"pipeline 'gpu_pipe'", "device memory", "holds host memory"}));
     EXPECT_EQ(a.stats().frame_depth, 0u);
@@ -92,7 +92,7 @@ TEST(RuntimePipelineAbi, TheDeviceInterfaceMustMatch) {
 
 TEST(RuntimePipelineAbi, OnlyThePipelinePopsItsFrame) {
     HostArena a(4096);
-    ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 256, 256), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 256, 256, 0), HARENA_OK);
     harena_stats s = a.stats();
     // Frame ids are sequential; a guess at the pipeline's must not pop it.
     harena_frame guess{s.frames_pushed, harena_pipeline_base(a.arena)};

@@ -64,7 +64,19 @@ enum harena_error_code {
     HARENA_ERROR_ARENA_IN_USE = -1011,
     /* Not a failure: a planned pipeline called with a measuring arena stopped
      * before running and left its size (harena_measured_bytes). */
-    HARENA_MEASURED = -1012
+    HARENA_MEASURED = -1012,
+    /* Not a failure: a planned pipeline was called while its call was being
+     * captured as a CUDA graph (harena/cuda.h) and does work a graph would not
+     * repeat; it returned before running, and the call runs normally. */
+    HARENA_NOT_CAPTURABLE = -1013
+};
+
+/* What a planned pipeline declares about itself at entry (the pass computes it). */
+enum harena_pipeline_traits {
+    /* All its work is GPU kernels on planned buffers: no host-side stage, no
+     * parallel CPU loop, no buffer left to the runtime allocator. One call
+     * captured as a CUDA graph replays it. */
+    HARENA_PIPELINE_CAPTURABLE = 1
 };
 
 enum harena_overflow_policy {
@@ -244,13 +256,13 @@ const char *harena_last_error(void);
  * the harena_arena *. */
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
- * quoted in the message only) and activates the arena on the calling thread
+ * quoted in the message only; traits: enum harena_pipeline_traits) and activates the arena on the calling thread
  * for the run, so that the pipeline's unplanned allocations bump in the same
  * frame when the override is linked. Checks that user_context is a live
  * arena whose device interface is device_interface (NULL: host pipeline). */
 int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
-                          uint64_t worst_case_bytes);
+                          uint64_t worst_case_bytes, uint32_t traits);
 
 /* For planned buffers Halide keeps on host and device: frees the host part
  * (halide_free) and detaches the device part, an arena slice. Called by

@@ -1,0 +1,134 @@
+/* harena and CUDA: the stream (and context) an arena's planned pipelines run
+ * on, and planned calls captured once as CUDA graphs and replayed.
+ *
+ * Driver functions are looked up in libcuda at run time; nothing here needs a
+ * CUDA toolkit to build, and every function reports an error (rather than
+ * crashing) where no driver is loaded. Conventions are harena/runtime.h's.
+ */
+#ifndef HARENA_CUDA_H
+#define HARENA_CUDA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "harena/runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What Halide's CUDA runtime asks its hooks for, answered by the arena when a
+ * planned pipeline calls them with the arena as its user_context. */
+typedef struct harena_cuda_binding {
+    /* CUcontext to run in; NULL: ask the previously installed hook (Halide's
+     * default context, or the program's own hook). */
+    void *context;
+    /* CUstream to launch on; NULL: ask the previously installed hook
+     * (Halide's default is the legacy default stream). */
+    void *stream;
+    /* What the previously installed hooks receive instead of the arena,
+     * for the questions the arena does not answer: a program whose hooks
+     * read their own struct from user_context (as Halide's PyTorch helpers
+     * do) keeps working when the arena takes the user_context argument. */
+    void *user_context;
+} harena_cuda_binding;
+
+/* Installs the runtime's handlers with halide_set_cuda_acquire_context,
+ * halide_set_cuda_release_context and halide_set_cuda_get_stream (Halide 14's
+ * own hook setters), keeping the handlers installed before as the fallback.
+ * Idempotent. Fails where the program has no Halide CUDA runtime. */
+int harena_install_cuda_hooks(void);
+
+/* Sets (or, with NULL, clears) the arena's binding. A stream the runtime
+ * created (harena_create_cuda_stream) is destroyed first. Not while frames are
+ * pushed. */
+int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *binding);
+int harena_get_cuda_binding(const harena_arena *arena, harena_cuda_binding *binding);
+
+/* Gives the arena a stream of its own: non-blocking (it does not wait for the
+ * legacy default stream, which graphs cannot be captured from), in Halide's
+ * context for this device (or the binding's context, if set), destroyed with
+ * the arena. Installs the hooks. Work on it is not ordered with Halide's
+ * default stream: synchronize (harena_cuda_synchronize) before reading its
+ * results through another stream, e.g. a copy_to_host without the arena. */
+int harena_create_cuda_stream(harena_arena *arena);
+
+/* Waits for the work queued on the arena's stream. */
+int harena_cuda_synchronize(harena_arena *arena);
+
+/* Graphs: a cache of planned calls captured on the arena's stream. */
+typedef struct harena_graph_cache harena_graph_cache;
+
+/* Why a call ran as an ordinary call instead of being captured or replayed. */
+enum harena_graph_fallback {
+    /* The arena has no stream of its own (the legacy default stream cannot be captured). */
+    HARENA_GRAPH_NO_STREAM = 0,
+    /* The CUDA driver has no graph functions (or is not loaded). */
+    HARENA_GRAPH_NO_DRIVER = 1,
+    /* A buffer argument has no device memory, or its host copy is newer: the
+     * copy is the caller's to make (copy_to_device) before the call. */
+    HARENA_GRAPH_ARGUMENT_ON_HOST = 2,
+    /* The call did not run a planned pipeline in this arena. */
+    HARENA_GRAPH_NOT_PLANNED = 3,
+    /* The planned pipeline does work a graph would not repeat: host-side
+     * stages, parallel CPU loops, buffers left to the runtime allocator. */
+    HARENA_GRAPH_NOT_CAPTURABLE = 4,
+    /* Something was allocated in the arena while the call was captured. */
+    HARENA_GRAPH_ALLOCATED = 5,
+    /* The driver ended the capture with an error (a host copy or a
+     * synchronisation inside the call, for instance). */
+    HARENA_GRAPH_CAPTURE_FAILED = 6,
+    /* The pipeline returned an error while it was captured. */
+    HARENA_GRAPH_PIPELINE_FAILED = 7,
+    HARENA_GRAPH_FALLBACK_REASONS = 8
+};
+
+/* What harena_graph_run did with a call. */
+enum harena_graph_outcome {
+    HARENA_GRAPH_RAN = 0,        /* an ordinary call: first sight of these arguments */
+    HARENA_GRAPH_CAPTURED = 1,   /* captured, instantiated and launched */
+    HARENA_GRAPH_REPLAYED = 2,   /* launched the graph captured for these arguments */
+    HARENA_GRAPH_FELL_BACK = 3   /* an ordinary call, for a reason counted in the statistics */
+};
+
+typedef struct harena_graph_stats {
+    uint64_t calls;        /* harena_graph_run calls */
+    uint64_t ordinary;     /* calls that ran as ordinary calls, first sights and fallbacks */
+    uint64_t captures;     /* graphs captured and instantiated */
+    uint64_t replays;      /* graph launches of a cached graph */
+    uint64_t misses;       /* calls whose arguments had no graph yet */
+    uint64_t evictions;    /* graphs dropped to keep the cache within its capacity */
+    uint64_t invalidated;  /* graphs dropped because the arena's region changed (grown, shrunk) */
+    uint64_t fallbacks[HARENA_GRAPH_FALLBACK_REASONS]; /* by enum harena_graph_fallback */
+} harena_graph_stats;
+
+/* A cache of at most `capacity` instantiated graphs for calls in `arena`,
+ * least recently used dropped first. The arena must outlive the cache. */
+int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_graph_cache **cache);
+int harena_graph_cache_destroy(harena_graph_cache *cache);
+
+/* The call: runs the pipeline with user_context (the arena) and closure. */
+typedef int (*harena_graph_call)(void *user_context, void *closure);
+
+/* Runs call(arena, closure) through the cache. The key of a call is built
+ * from what the graph bakes in: `key` (key_bytes bytes the caller adds: the
+ * function and every scalar argument), every buffer in `buffers` (device
+ * address, device interface, type and shape), the arena's identity, region
+ * and top, and its stream. The first call with a key runs as an ordinary
+ * call; the second is captured on the arena's stream, instantiated and
+ * launched; later ones replay the graph. A graph replays whatever the input
+ * buffers' device memory holds at launch. *outcome (may be NULL) receives
+ * enum harena_graph_outcome. Returns the pipeline's result or an error. */
+int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
+                     int buffer_count, harena_graph_call call, void *closure, int *outcome);
+
+int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats);
+
+/* A short name for a fallback reason ("argument on host", ...). */
+const char *harena_graph_fallback_name(int reason);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // HARENA_CUDA_H

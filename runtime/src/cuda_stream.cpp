@@ -1,0 +1,217 @@
+// The stream and context an arena's planned pipelines run on. Halide 14 asks
+// for them through hooks it lets a program replace (halide_set_cuda_get_stream
+// and friends); the runtime's hooks answer for arenas that carry a binding and
+// hand every other question to the hooks installed before them.
+#include <mutex>
+
+#include "arena.h"
+#include "cuda_driver.h"
+#include "errors.h"
+
+using harena_acquire_context_t = int (*)(void *user_context, void **ctx, bool create);
+using harena_release_context_t = int (*)(void *user_context);
+using harena_get_stream_t = int (*)(void *user_context, void *ctx, void **stream);
+
+// From the program's Halide CUDA runtime; weak so that the arena runtime links
+// into programs without one.
+extern "C" harena_acquire_context_t halide_set_cuda_acquire_context(harena_acquire_context_t) __attribute__((weak));
+extern "C" harena_release_context_t halide_set_cuda_release_context(harena_release_context_t) __attribute__((weak));
+extern "C" harena_get_stream_t halide_set_cuda_get_stream(harena_get_stream_t) __attribute__((weak));
+
+namespace harena::detail {
+
+namespace {
+
+struct PreviousHooks {
+    harena_acquire_context_t acquire = nullptr;
+    harena_release_context_t release = nullptr;
+    harena_get_stream_t get_stream = nullptr;
+};
+PreviousHooks previous;
+
+// The arena behind a user_context, or null for anything else (checked
+// against the registry: a user's own struct is never dereferenced as one).
+harena_arena *arena_of(void *user_context) {
+    return user_context != nullptr && is_registered(user_context) ? static_cast<harena_arena *>(user_context)
+                                                                   : nullptr;
+}
+
+int acquire_context(void *user_context, void **ctx, bool create) {
+    if (harena_arena *arena = arena_of(user_context)) {
+        if (arena->cuda.context != nullptr) {
+            *ctx = arena->cuda.context;
+            return 0;
+        }
+        user_context = arena->cuda.user_context;
+    }
+    return previous.acquire(user_context, ctx, create);
+}
+
+int release_context(void *user_context) {
+    if (harena_arena *arena = arena_of(user_context)) {
+        if (arena->cuda.context != nullptr) {
+            return 0;
+        }
+        user_context = arena->cuda.user_context;
+    }
+    return previous.release(user_context);
+}
+
+int get_stream(void *user_context, void *ctx, void **stream) {
+    if (harena_arena *arena = arena_of(user_context)) {
+        if (arena->cuda.stream != nullptr) {
+            *stream = arena->cuda.stream;
+            return 0;
+        }
+        user_context = arena->cuda.user_context;
+    }
+    return previous.get_stream(user_context, ctx, stream);
+}
+
+int no_cuda_runtime(const char *function) {
+    return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                        "%s: this program has no Halide CUDA runtime (link a pipeline built for a CUDA target)",
+                        function);
+}
+
+int check_idle(const harena_arena &arena, const char *function) {
+    if (arena.depth.load(std::memory_order_relaxed) != 0) {
+        return report_error(arena.user_context, HARENA_ERROR_ARENA_IN_USE,
+                            "%s: arena %p has frames pushed; change its stream between runs", function,
+                            static_cast<const void *>(&arena));
+    }
+    return HARENA_OK;
+}
+
+}  // namespace
+
+StreamContextScope::StreamContextScope(const harena_arena &arena) {
+    void *ctx = arena.owns_stream ? arena.stream_context : arena.cuda.context;
+    const CudaDriver *d = cuda_driver();
+    pushed_ = ctx != nullptr && d != nullptr && d->ctx_push(ctx) == 0;
+}
+
+StreamContextScope::~StreamContextScope() {
+    if (pushed_) {
+        void *popped = nullptr;
+        (void)cuda_driver()->ctx_pop(&popped);
+    }
+}
+
+void release_cuda_stream(harena_arena &arena) {
+    if (arena.owns_stream && arena.cuda.stream != nullptr) {
+        const CudaDriver *d = cuda_driver();
+        StreamContextScope in_context(arena);
+        (void)d->stream_destroy(arena.cuda.stream);
+    }
+    arena.owns_stream = false;
+    arena.stream_context = nullptr;
+    arena.cuda.stream = nullptr;
+}
+
+}  // namespace harena::detail
+
+using namespace harena::detail;
+
+extern "C" {
+
+int harena_install_cuda_hooks(void) {
+    if (halide_set_cuda_get_stream == nullptr || halide_set_cuda_acquire_context == nullptr ||
+        halide_set_cuda_release_context == nullptr) {
+        return no_cuda_runtime("harena_install_cuda_hooks");
+    }
+    static std::once_flag once;
+    std::call_once(once, [] {
+        previous.acquire = halide_set_cuda_acquire_context(acquire_context);
+        previous.release = halide_set_cuda_release_context(release_context);
+        previous.get_stream = halide_set_cuda_get_stream(get_stream);
+    });
+    return HARENA_OK;
+}
+
+int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *binding) {
+    const char *function = "harena_set_cuda_binding";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (int err = check_idle(*arena, function)) {
+        return err;
+    }
+    release_cuda_stream(*arena);
+    arena->cuda = binding != nullptr ? *binding : harena_cuda_binding{};
+    return HARENA_OK;
+}
+
+int harena_get_cuda_binding(const harena_arena *arena, harena_cuda_binding *binding) {
+    if (int err = check_live(arena, "harena_get_cuda_binding", nullptr)) {
+        return err;
+    }
+    if (binding == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_get_cuda_binding: binding is NULL");
+    }
+    *binding = arena->cuda;
+    return HARENA_OK;
+}
+
+int harena_create_cuda_stream(harena_arena *arena) {
+    const char *function = "harena_create_cuda_stream";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (int err = check_idle(*arena, function)) {
+        return err;
+    }
+    if (int err = harena_install_cuda_hooks()) {
+        return err;
+    }
+    const CudaDriver *d = cuda_driver();
+    if (d == nullptr || !d->has_streams()) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: the CUDA driver (libcuda) is not loaded or lacks the stream functions", function);
+    }
+    release_cuda_stream(*arena);
+    // The context the arena's pipelines will run in: the binding's, or what
+    // the hooks before the runtime's give (Halide's own context by default).
+    void *ctx = nullptr;
+    int err = acquire_context(arena, &ctx, true);
+    if (err != 0 || ctx == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_DEVICE_MALLOC_FAILED,
+                            "%s: no CUDA context to create the stream in (error %d)", function, err);
+    }
+    void *stream = nullptr;
+    err = d->ctx_push(ctx);
+    if (err == 0) {
+        err = d->stream_create(&stream, kStreamNonBlocking);
+        void *popped = nullptr;
+        (void)d->ctx_pop(&popped);
+    }
+    (void)release_context(arena);
+    if (err != 0) {
+        return report_error(arena->user_context, HARENA_ERROR_DEVICE_MALLOC_FAILED,
+                            "%s: cuStreamCreate failed with CUDA error %d", function, err);
+    }
+    arena->cuda.stream = stream;
+    arena->owns_stream = true;
+    arena->stream_context = ctx;
+    return HARENA_OK;
+}
+
+int harena_cuda_synchronize(harena_arena *arena) {
+    const char *function = "harena_cuda_synchronize";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (arena->cuda.stream == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: arena %p has no stream; its pipelines run on Halide's default stream", function,
+                            static_cast<void *>(arena));
+    }
+    const CudaDriver *d = cuda_driver();
+    StreamContextScope in_context(*arena);
+    const int err = d->stream_synchronize(arena->cuda.stream);
+    return err == 0 ? HARENA_OK
+                    : report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                                   "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
+}
+
+}  // extern "C"

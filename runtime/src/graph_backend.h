@@ -1,0 +1,24 @@
+// What graph capture and replay need from the driver: CUDA's (looked up in
+// libcuda), or a stand-in that tests install to exercise the cache's keying
+// and fallbacks without a GPU.
+#pragma once
+
+namespace harena::detail {
+
+struct GraphBackend {
+    // Each returns 0 or a driver error code.
+    int (*begin_capture)(void *stream);
+    int (*end_capture)(void *stream, void **graph);  // *graph null when the capture was invalidated
+    int (*instantiate)(void *graph, void **exec);
+    int (*launch)(void *exec, void *stream);
+    void (*destroy)(void *graph, void *exec);  // either may be null
+};
+
+// The backend in use: a test's if one is set, else CUDA's; null where libcuda
+// is missing or has no graph functions.
+const GraphBackend *graph_backend();
+
+// Tests: replaces the backend (null restores CUDA's).
+void set_graph_backend(const GraphBackend *backend);
+
+}  // namespace harena::detail

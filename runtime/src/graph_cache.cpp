@@ -1,0 +1,292 @@
+// Planned calls captured once as CUDA graphs and replayed. A planned
+// pipeline allocates nothing during a call and its intermediates lie at
+// offsets fixed by the call's sizes, so one captured call replays correctly
+// for any later call that would launch the same kernels on the same
+// addresses: the key is built from exactly what the graph bakes in.
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "arena.h"
+#include "errors.h"
+#include "graph_backend.h"
+
+namespace {
+
+struct Entry {
+    std::string key;
+    void *graph = nullptr;
+    void *exec = nullptr;  // set once captured and instantiated
+    int refused = -1;      // enum harena_graph_fallback once capture failed for good
+    uint64_t last_use = 0;
+};
+
+}  // namespace
+
+struct harena_graph_cache {
+    harena_arena *arena = nullptr;
+    uint32_t capacity = 0;
+    uint64_t generation = 0;  // of the arena's region the entries were made in
+    uint64_t clock = 0;
+    std::vector<Entry> entries;
+    harena_graph_stats stats{};
+};
+
+namespace harena::detail {
+
+namespace {
+
+template <typename T>
+void append(std::string &key, const T &value) {
+    key.append(reinterpret_cast<const char *>(&value), sizeof value);
+}
+
+// Everything a captured call bakes in besides the caller's bytes.
+std::string key_of(const harena_arena &arena, const void *bytes, size_t size, halide_buffer_t *const *buffers,
+                   int count) {
+    std::string key(static_cast<const char *>(bytes), size);
+    append(key, &arena);
+    append(key, arena.generation);
+    append(key, top_of(arena));
+    append(key, arena.cuda.stream);
+    for (int i = 0; i < count; i++) {
+        const halide_buffer_t &b = *buffers[i];
+        append(key, b.device);
+        append(key, b.device_interface);
+        append(key, b.type);
+        append(key, b.dimensions);
+        for (int d = 0; d < b.dimensions; d++) {
+            append(key, b.dim[d].min);
+            append(key, b.dim[d].extent);
+            append(key, b.dim[d].stride);
+        }
+    }
+    return key;
+}
+
+void drop(const GraphBackend *backend, Entry &e) {
+    if (backend != nullptr && (e.graph != nullptr || e.exec != nullptr)) {
+        backend->destroy(e.graph, e.exec);
+    }
+    e.graph = e.exec = nullptr;
+}
+
+// A region that changed (grown, shrunk) moved every intermediate.
+void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend) {
+    if (cache.generation == cache.arena->generation) {
+        return;
+    }
+    for (Entry &e : cache.entries) {
+        cache.stats.invalidated += e.exec != nullptr;
+        drop(backend, e);
+    }
+    cache.entries.clear();
+    cache.generation = cache.arena->generation;
+}
+
+Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, std::string key) {
+    if (cache.entries.size() >= cache.capacity) {
+        size_t oldest = 0;
+        for (size_t i = 1; i < cache.entries.size(); i++) {
+            if (cache.entries[i].last_use < cache.entries[oldest].last_use) {
+                oldest = i;
+            }
+        }
+        cache.stats.evictions += cache.entries[oldest].exec != nullptr;
+        drop(backend, cache.entries[oldest]);
+        cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
+    }
+    cache.entries.push_back(Entry{std::move(key)});
+    return cache.entries.back();
+}
+
+int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
+    cache.stats.ordinary++;
+    *outcome = kind;
+    return call(cache.arena, closure);
+}
+
+int fall_back(harena_graph_cache &cache, int reason, harena_graph_call call, void *closure, int *outcome) {
+    cache.stats.fallbacks[reason]++;
+    return ordinary(cache, call, closure, outcome, HARENA_GRAPH_FELL_BACK);
+}
+
+// Captures one call on the arena's stream. Returns the fallback reason, or
+// -1 with e.graph set and *result the pipeline's result.
+int capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
+            int *result) {
+    harena_arena &arena = *cache.arena;
+    void *stream = arena.cuda.stream;
+    StreamContextScope in_context(arena);
+    if (backend.begin_capture(stream) != 0) {
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    arena.capture.active = true;
+    arena.capture.entered = arena.capture.refused = false;
+    const uint64_t allocations = allocation_total(arena);
+    *result = call(&arena, closure);
+    const bool allocated = allocation_total(arena) != allocations;
+    arena.capture.active = false;
+    void *graph = nullptr;
+    const int ended = backend.end_capture(stream, &graph);
+    e.graph = graph;
+    if (arena.capture.refused) {
+        return HARENA_GRAPH_NOT_CAPTURABLE;
+    }
+    if (ended != 0 || graph == nullptr) {
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    if (*result != 0) {
+        return HARENA_GRAPH_PIPELINE_FAILED;
+    }
+    if (!arena.capture.entered) {
+        return HARENA_GRAPH_NOT_PLANNED;
+    }
+    if (allocated) {
+        return HARENA_GRAPH_ALLOCATED;
+    }
+    if (backend.instantiate(graph, &e.exec) != 0 || e.exec == nullptr) {
+        e.exec = nullptr;
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    return -1;
+}
+
+int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e) {
+    StreamContextScope in_context(*cache.arena);
+    const int err = backend.launch(e.exec, cache.arena->cuda.stream);
+    return err == 0 ? 0
+                    : report_error(cache.arena->user_context, halide_error_code_device_run_failed,
+                                   "harena_graph_run: cuGraphLaunch failed with CUDA error %d", err);
+}
+
+}  // namespace
+
+}  // namespace harena::detail
+
+using namespace harena::detail;
+
+extern "C" {
+
+int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_graph_cache **cache) {
+    const char *function = "harena_graph_cache_create";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (cache == nullptr || capacity == 0) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
+                            cache == nullptr ? "the output pointer is NULL" : "capacity is 0 graphs");
+    }
+    auto *c = new harena_graph_cache;
+    c->arena = arena;
+    c->capacity = capacity;
+    c->generation = arena->generation;
+    *cache = c;
+    return HARENA_OK;
+}
+
+int harena_graph_cache_destroy(harena_graph_cache *cache) {
+    if (cache == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "harena_graph_cache_destroy: the cache is NULL");
+    }
+    const GraphBackend *backend = graph_backend();
+    for (Entry &e : cache->entries) {
+        drop(backend, e);
+    }
+    delete cache;
+    return HARENA_OK;
+}
+
+int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
+                     int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+    const char *function = "harena_graph_run";
+    int ignored;
+    outcome = outcome != nullptr ? outcome : &ignored;
+    if (cache == nullptr || call == nullptr || (key == nullptr && key_bytes != 0) ||
+        (buffers == nullptr && buffer_count != 0) || buffer_count < 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
+                            cache == nullptr ? "the cache is NULL"
+                            : call == nullptr ? "the call is NULL"
+                                              : "the key or the buffer list is NULL with a nonzero size");
+    }
+    if (int err = check_live(cache->arena, function, nullptr)) {
+        return err;
+    }
+    for (int i = 0; i < buffer_count; i++) {
+        if (buffers[i] == nullptr) {
+            return report_error(cache->arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                                "%s: buffer argument %d is NULL", function, i);
+        }
+    }
+    harena_graph_cache &c = *cache;
+    harena_arena &arena = *c.arena;
+    const GraphBackend *backend = graph_backend();
+    c.stats.calls++;
+    forget_other_regions(c, backend);
+    if (backend == nullptr) {
+        return fall_back(c, HARENA_GRAPH_NO_DRIVER, call, closure, outcome);
+    }
+    if (arena.cuda.stream == nullptr) {
+        return fall_back(c, HARENA_GRAPH_NO_STREAM, call, closure, outcome);
+    }
+    for (int i = 0; i < buffer_count; i++) {
+        if (buffers[i]->device == 0 || buffers[i]->host_dirty()) {
+            return fall_back(c, HARENA_GRAPH_ARGUMENT_ON_HOST, call, closure, outcome);
+        }
+    }
+    std::string k = key_of(arena, key, key_bytes, buffers, buffer_count);
+    Entry *e = nullptr;
+    for (Entry &candidate : c.entries) {
+        if (candidate.key == k) {
+            e = &candidate;
+            break;
+        }
+    }
+    if (e == nullptr) {
+        c.stats.misses++;
+        insert(c, backend, std::move(k)).last_use = ++c.clock;
+        // Not captured yet: the first call loads the pipeline's modules,
+        // which a capture cannot do.
+        return ordinary(c, call, closure, outcome, HARENA_GRAPH_RAN);
+    }
+    e->last_use = ++c.clock;
+    if (e->exec != nullptr) {
+        c.stats.replays++;
+        *outcome = HARENA_GRAPH_REPLAYED;
+        return launch(c, *backend, *e);
+    }
+    if (e->refused >= 0) {
+        return fall_back(c, e->refused, call, closure, outcome);
+    }
+    int result = 0;
+    const int reason = capture(c, *backend, *e, call, closure, &result);
+    if (reason >= 0) {
+        drop(backend, *e);
+        // A pipeline error may be this call's alone; the rest are for good.
+        if (reason != HARENA_GRAPH_PIPELINE_FAILED) {
+            e->refused = reason;
+        }
+        return fall_back(c, reason, call, closure, outcome);
+    }
+    c.stats.captures++;
+    *outcome = HARENA_GRAPH_CAPTURED;
+    return launch(c, *backend, *e);
+}
+
+int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats) {
+    if (cache == nullptr || stats == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "harena_graph_get_stats: %s is NULL",
+                            cache == nullptr ? "the cache" : "stats");
+    }
+    *stats = cache->stats;
+    return HARENA_OK;
+}
+
+const char *harena_graph_fallback_name(int reason) {
+    static const char *const names[HARENA_GRAPH_FALLBACK_REASONS] = {
+        "no stream",        "no driver",          "argument on host",  "not planned",
+        "not capturable",   "allocated",          "capture failed",    "pipeline failed"};
+    return reason >= 0 && reason < HARENA_GRAPH_FALLBACK_REASONS ? names[reason] : "unknown";
+}
+
+}  // extern "C"

@@ -1,0 +1,278 @@
+// The graph cache's keying, replacement and fallbacks, with a stand-in
+// backend: a "kernel" launched while the stream is captured is recorded in the
+// graph instead of run, and a graph launch runs what it recorded. A fake
+// planned pipeline enters the arena as the pass's code does.
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "graph_backend.h"
+#include "harena/graph.hpp"
+#include "host_arena.h"
+
+using harena_test::HostArena;
+
+namespace {
+
+// The stand-in driver.
+struct FakeGraph {
+    std::vector<std::function<void()>> kernels;
+};
+struct FakeDriver {
+    bool capturing = false;
+    bool fail_end = false;  // the next end_capture reports an invalidated capture
+    FakeGraph *recording = nullptr;
+    int graphs_made = 0, graphs_destroyed = 0, launches = 0;
+};
+FakeDriver fake;
+
+void launch_kernel(std::function<void()> kernel) {
+    if (fake.capturing) {
+        fake.recording->kernels.push_back(std::move(kernel));
+    } else {
+        kernel();
+    }
+}
+
+const harena::detail::GraphBackend kFakeBackend = {
+    [](void *) {
+        fake.capturing = true;
+        fake.recording = new FakeGraph;
+        return 0;
+    },
+    [](void *, void **graph) {
+        fake.capturing = false;
+        if (fake.fail_end) {
+            fake.fail_end = false;
+            delete fake.recording;
+            *graph = nullptr;
+            return 901;  // as cudaErrorStreamCaptureInvalidated
+        }
+        *graph = fake.recording;
+        fake.graphs_made++;
+        return 0;
+    },
+    [](void *graph, void **exec) {
+        *exec = graph;
+        return 0;
+    },
+    [](void *exec, void *) {
+        fake.launches++;
+        for (auto &k : static_cast<FakeGraph *>(exec)->kernels) {
+            k();
+        }
+        return 0;
+    },
+    [](void *graph, void *exec) {
+        delete static_cast<FakeGraph *>(graph != nullptr ? graph : exec);
+        fake.graphs_destroyed++;
+    },
+};
+
+// Device memory stands in as host memory; the buffers are dense floats.
+struct DeviceFloat {
+    DeviceFloat() {
+        dim = halide_dimension_t{0, 1, 1, 0};
+        buf.type = halide_type_of<float>();
+        buf.dimensions = 1;
+        buf.dim = &dim;
+        buf.device = reinterpret_cast<uint64_t>(&value);
+        buf.device_interface = harena_test::dummy_interface();
+    }
+    float value = 0;
+    halide_dimension_t dim;
+    halide_buffer_t buf{};
+};
+
+// A planned pipeline as the pass emits it: enter, kernels, exit.
+struct FakePipeline {
+    uint32_t traits = HARENA_PIPELINE_CAPTURABLE;
+    bool planned = true;
+    bool allocates = false;  // bumps an unplanned allocation in its frame
+    int fails = 0;           // result to return
+    int runs = 0;            // calls that got past the entry
+
+    int operator()(void *user_context, halide_buffer_t *in, float k, halide_buffer_t *out) {
+        if (planned) {
+            if (int r = harena_pipeline_enter(user_context, "fake", nullptr, 256, 256, traits)) {
+                return r;
+            }
+        }
+        runs++;
+        if (allocates) {
+            uint64_t address = 0;
+            (void)harena_alloc(static_cast<harena_arena *>(user_context), 64, "scratch", &address);
+        }
+        float *src = reinterpret_cast<float *>(in->device), *dst = reinterpret_cast<float *>(out->device);
+        if (src != nullptr && dst != nullptr) {  // a buffer without device memory gets none here
+            launch_kernel([src, dst, k] { *dst = *src * k; });
+        }
+        if (planned) {
+            harena_pipeline_exit_as_destructor(user_context,
+                                               reinterpret_cast<void *>(harena_pipeline_base(user_context)));
+        }
+        return fails;
+    }
+};
+
+FakePipeline *current = nullptr;
+int call_current(void *uc, halide_buffer_t *in, float k, halide_buffer_t *out) {
+    return (*current)(uc, in, k, out);
+}
+
+class GraphCacheTest : public ::testing::Test {
+protected:
+    void SetUp() override {
+        fake = FakeDriver{};
+        harena::detail::set_graph_backend(&kFakeBackend);
+        current = &pipeline;
+        harena_cuda_binding binding{};
+        binding.stream = &stream_stand_in;
+        ASSERT_EQ(harena_set_cuda_binding(arena.get(), &binding), HARENA_OK);
+    }
+    void TearDown() override { harena::detail::set_graph_backend(nullptr); }
+
+    // One call through the cache with new input `x`; checks the output.
+    int run(float x, float k) {
+        in.value = x;
+        out.value = -1;  // poisoned: a call that did nothing is seen
+        const int result = graphs.run(call_current, &in.buf, k, &out.buf);
+        EXPECT_EQ(out.value, result == 0 ? x * k : -1) << "x " << x << ", k " << k;
+        return graphs.last_outcome();
+    }
+
+    static harena::Options growing() {
+        harena::Options o;
+        o.grow = true;
+        return o;
+    }
+
+    int stream_stand_in = 0;
+    harena::Arena arena = harena::Arena::host(1 << 16, growing());
+    harena::GraphCache graphs{arena, 2};
+    FakePipeline pipeline;
+    DeviceFloat in, out;
+};
+
+}  // namespace
+
+TEST_F(GraphCacheTest, TheFirstCallRunsTheSecondIsCapturedAndLaterOnesReplay) {
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_CAPTURED);
+    for (float x : {5.0f, 7.0f, 11.0f}) {
+        EXPECT_EQ(run(x, 3), HARENA_GRAPH_REPLAYED) << "replays read the input as it is now";
+    }
+    EXPECT_EQ(pipeline.runs, 2) << "replays do not call the pipeline";
+    const auto s = graphs.stats();
+    EXPECT_EQ(s.calls, 5u);
+    EXPECT_EQ(s.ordinary, 1u);
+    EXPECT_EQ(s.captures, 1u);
+    EXPECT_EQ(s.replays, 3u);
+    EXPECT_EQ(s.misses, 1u);
+    EXPECT_EQ(arena.stats().frame_depth, 0u);
+}
+
+TEST_F(GraphCacheTest, AnotherScalarOrAnotherBufferIsAnotherGraph) {
+    run(1, 3);
+    run(1, 3);
+    EXPECT_EQ(run(1, 4), HARENA_GRAPH_RAN) << "k is part of the key";
+    DeviceFloat other;
+    in.value = 2;
+    EXPECT_EQ(graphs.run(call_current, &in.buf, 3.0f, &other.buf), 0);
+    EXPECT_EQ(graphs.last_outcome(), HARENA_GRAPH_RAN) << "the output's device address is part of the key";
+    EXPECT_EQ(other.value, 6);
+    out.dim.extent = 2;  // the same memory seen with another shape
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
+    EXPECT_EQ(graphs.stats().misses, 4u);
+}
+
+TEST_F(GraphCacheTest, TheLeastRecentlyUsedGraphGoesFirstAndNoneLeaks) {
+    for (float k : {1.0f, 2.0f}) {
+        run(1, k);
+        run(1, k);
+    }
+    EXPECT_EQ(run(1, 1), HARENA_GRAPH_REPLAYED);  // k = 2 is now the least recent
+    run(1, 5);                                     // a third key: evicts k = 2
+    EXPECT_EQ(run(1, 1), HARENA_GRAPH_REPLAYED);
+    EXPECT_EQ(run(1, 2), HARENA_GRAPH_RAN);
+    EXPECT_EQ(graphs.stats().evictions, 1u);
+    EXPECT_EQ(fake.graphs_made, 2);
+}
+
+TEST_F(GraphCacheTest, InputsOnTheHostAreTheCallersToCopy) {
+    run(1, 3);
+    in.buf.set_host_dirty(true);  // written on the host, not uploaded
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_ARGUMENT_ON_HOST], 2u);
+    in.buf.set_host_dirty(false);
+    DeviceFloat no_device;
+    no_device.buf.device = 0;  // the pipeline would allocate it during the call
+    in.value = 1;
+    EXPECT_EQ(graphs.run(call_current, &in.buf, 3.0f, &no_device.buf), 0);
+    EXPECT_EQ(graphs.last_outcome(), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_ARGUMENT_ON_HOST], 3u);
+    EXPECT_EQ(graphs.stats().captures, 0u);
+}
+
+TEST_F(GraphCacheTest, WithoutAStreamEveryCallIsOrdinary) {
+    ASSERT_EQ(harena_set_cuda_binding(arena.get(), nullptr), HARENA_OK);
+    for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);
+    }
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NO_STREAM], 3u);
+}
+
+TEST_F(GraphCacheTest, APipelineThatDeclaresHostWorkIsNeverCapturedAndDoesNotRunDuringTheAttempt) {
+    pipeline.traits = 0;
+    run(1, 3);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(pipeline.runs, 2) << "the attempt stopped at the entry; the fallback ran";
+    EXPECT_EQ(run(3, 3), HARENA_GRAPH_FELL_BACK) << "not attempted again";
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 2u);
+    EXPECT_EQ(fake.graphs_made, 1);
+    EXPECT_EQ(fake.graphs_destroyed, 1);
+    EXPECT_EQ(arena.stats().frame_depth, 0u);
+}
+
+TEST_F(GraphCacheTest, ACallThatNeverEntersTheArenaIsNotPlanned) {
+    pipeline.planned = false;
+    run(1, 3);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_PLANNED], 1u);
+}
+
+TEST_F(GraphCacheTest, AnAllocationDuringTheCaptureRefusesTheGraph) {
+    pipeline.allocates = true;
+    run(1, 3);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_ALLOCATED], 1u);
+}
+
+TEST_F(GraphCacheTest, AnInvalidatedCaptureFallsBackAndIsNotRetried) {
+    run(1, 3);
+    fake.fail_end = true;
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(run(3, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_CAPTURE_FAILED], 2u);
+}
+
+TEST_F(GraphCacheTest, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTriesAgain) {
+    run(1, 3);
+    pipeline.fails = -7;
+    EXPECT_EQ(graphs.run(call_current, &in.buf, 3.0f, &out.buf), -7);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_PIPELINE_FAILED], 1u);
+    pipeline.fails = 0;
+    EXPECT_EQ(run(4, 3), HARENA_GRAPH_CAPTURED);
+}
+
+TEST_F(GraphCacheTest, ARegionThatGrewInvalidatesItsGraphs) {
+    run(1, 3);
+    run(1, 3);
+    ASSERT_EQ(harena_pipeline_enter(arena.get(), "big", nullptr, 1 << 20, 1 << 20, 0), HARENA_OK);
+    harena_pipeline_exit_as_destructor(arena.get(), reinterpret_cast<void *>(harena_pipeline_base(arena.get())));
+    ASSERT_EQ(arena.stats().grows, 1u);
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN) << "intermediates moved: the graph would write the old region";
+    EXPECT_EQ(graphs.stats().invalidated, 1u);
+    EXPECT_EQ(fake.graphs_destroyed, 1);
+}
