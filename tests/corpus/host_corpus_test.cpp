@@ -75,10 +75,19 @@ TEST_P(HostCorpus, ArenaBuildMatchesPlainOnEveryCall) {
     harena::Options options;
     options.debug = true;  // reports allocations still alive when a frame pops
     std::unique_ptr<harena::Arena> arena;
+    std::vector<Buffer<>> previous;
     for (int call = 0; call < kCalls; call++) {
         p.write(plain, call);
         p.write(planned, call);
         ASSERT_EQ(p.plain(plain), 0) << "call " << call << joined(ErrorLog::take());
+        // New inputs give new outputs: a call that did nothing cannot pass.
+        for (size_t i = 0; i < previous.size(); i++) {
+            EXPECT_NE(difference(previous[i], plain.outputs[i]), "") << "call " << call << ": output " << i << " unchanged";
+        }
+        previous.clear();
+        for (Buffer<> &out : plain.outputs) {
+            previous.push_back(out.copy());
+        }
 
         // A driver that does not know the sizes in advance asks, and grows
         // its arena when a call needs more.
