@@ -6,6 +6,9 @@
 // so that the host and the CUDA tables share everything but the names.
 #include "workload.h"
 
+#include <initializer_list>
+#include <ostream>
+
 namespace harena_corpus {
 
 struct Pipeline {
@@ -15,6 +18,11 @@ struct Pipeline {
     int (*plain)(Workload &);                  // the build without the plan
     int (*planned)(void *arena, Workload &);   // the arena build; its user_context is the arena
 };
+
+// For gtest's messages: parameters print as their names.
+inline void PrintTo(const Pipeline &p, std::ostream *os) {
+    *os << p.name;
+}
 
 template<class P>
 Pipeline entry(const char *name) {

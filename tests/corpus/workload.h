@@ -6,6 +6,7 @@
 #include "HalideBuffer.h"
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct Size {
     double scale;
 };
 inline constexpr Size kSizes[] = {{"half", 0.5}, {"estimate", 1.0}, {"double", 2.0}};
+inline void PrintTo(const Size &s, std::ostream *os) {
+    *os << s.name << " (" << s.scale << "x the estimates)";
+}
 
 // Calls per pipeline and size: enough that a problem appearing only from the
 // second call on (state kept across calls) shows.
