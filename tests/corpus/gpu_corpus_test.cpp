@@ -8,12 +8,14 @@
 //       through the halide_device_malloc override;
 //   (c) the arena build, called with a device arena.
 // On every call (b) and (c) must equal (a) bit for bit, and
-//   - the buffers a driver passes in keep one device allocation, made once by
-//     Halide's allocator, never carved from a call's frame (frames pop at the
-//     end of the call, the buffers live on);
-//   - from the second call on no allocation reaches the driver;
+//   - the buffers a driver passes in keep one device allocation, made by
+//     Halide's allocator on the first call, never carved from a call's frame
+//     (frames pop at the end of the call, the buffers live on);
 //   - every frame is popped, and the runtime (arenas in debug mode, which
-//     report allocations still alive when their frame pops) reports nothing.
+//     report allocations still alive when their frame pops) reports nothing;
+//   - in (b), from the second call on, no allocation reaches Halide's
+//     allocator or the driver.
+// Each call prints how many device allocations the arenas served.
 // Skips where no CUDA device is usable.
 #include "corpus_pipelines.h"
 
@@ -111,6 +113,14 @@ std::vector<uint64_t> device_handles(Workload &w) {
     return handles;
 }
 
+// One way of running a pipeline: its buffers and what each call did.
+struct Way {
+    const char *name;
+    Workload workload;
+    std::vector<CallCounts> calls;
+    std::vector<uint64_t> first_handles;  // argument buffers' device handles after call 0
+};
+
 class GpuCorpus : public ::testing::TestWithParam<std::tuple<Pipeline, Size>> {
 protected:
     void SetUp() override {
@@ -121,44 +131,53 @@ protected:
         (void)ErrorLog::take();
     }
 
-    // The checks (b) and (c) share, for call number `call` of a way whose
-    // argument buffers got `first_handles` on its first call.
-    static void check_way(const char *way, int call, const CallCounts &c, Workload &ref, Workload &got,
-                          const harena::Arena &arena, std::vector<uint64_t> &first_handles) {
-        SCOPED_TRACE(std::string(way) + ", call " + std::to_string(call));
+    // What (b) and (c) must both show after each call.
+    static void check_call(Way &way, const Workload &ref, const harena::Arena &arena) {
+        const int call = (int)way.calls.size() - 1;
+        const CallCounts &c = way.calls.back();
+        SCOPED_TRACE(std::string(way.name) + ", call " + std::to_string(call));
         EXPECT_EQ(c.code, 0) << joined(ErrorLog::take());
-        ASSERT_EQ(read_back(got), 0) << joined(ErrorLog::take());
+        ASSERT_EQ(read_back(way.workload), 0) << joined(ErrorLog::take());
         if (c.code == 0) {
-            EXPECT_EQ(difference(ref, got), "");
+            EXPECT_EQ(difference(ref, way.workload), "");
         }
-        const std::vector<uint64_t> handles = device_handles(got);
-        int on_device = 0;
+        const std::vector<uint64_t> handles = device_handles(way.workload);
         for (size_t i = 0; i < handles.size(); i++) {
-            if (handles[i] == 0) {
-                continue;
+            if (handles[i] != 0) {
+                EXPECT_EQ(harena_find(halide_cuda_device_interface(), handles[i]), nullptr)
+                    << "argument buffer " << i << " has its device memory in an arena, where a frame pop reclaims it";
             }
-            on_device++;
-            EXPECT_EQ(harena_find(halide_cuda_device_interface(), handles[i]), nullptr)
-                << "argument buffer " << i << " has its device memory in an arena, which a frame pop reclaims";
         }
         if (call == 0) {
-            first_handles = handles;
-            EXPECT_GT(on_device, 0) << "no argument buffer went to the device";
-            EXPECT_EQ(c.default_allocations, (uint64_t)on_device)
-                << "the argument buffers' device memory should come from Halide's allocator";
+            way.first_handles = handles;
         } else {
-            EXPECT_EQ(handles, first_handles) << "argument buffers were given new device memory";
-            EXPECT_EQ(c.default_allocations, 0u) << "device memory from Halide's allocator on a later call";
-            EXPECT_EQ(c.driver_allocations, 0) << "cuMemAlloc on a later call";
-            EXPECT_EQ(c.driver_frees, 0) << "cuMemFree on a later call";
+            EXPECT_EQ(handles, way.first_handles) << "argument buffers were given new device memory";
         }
-        EXPECT_EQ(c.default_frees, 0u) << "an argument buffer's device memory was freed during the call";
         const harena::Stats stats = arena.stats();
         EXPECT_EQ(stats.frame_depth, 0u);
         EXPECT_EQ(stats.bytes_in_use, 0u);
         EXPECT_EQ(joined(ErrorLog::take()), "") << "the runtime reported errors";
     }
+
+    // The argument buffers' device allocations, counted by the override.
+    // Calls 0 and 3 pass the same scalars and sizes, so they allocate the
+    // same intermediates: what call 0 took from Halide's allocator beyond
+    // call 3 is what the argument buffers took, once.
+    static void check_argument_allocations(const Way &way) {
+        SCOPED_TRACE(way.name);
+        int on_device = 0;
+        for (uint64_t h : way.first_handles) {
+            on_device += h != 0;
+        }
+        EXPECT_GT(on_device, 0) << "no argument buffer went to the device";
+        const int64_t first = (int64_t)way.calls[0].default_allocations;
+        const int64_t same_again = (int64_t)way.calls[3].default_allocations;
+        EXPECT_EQ(first - same_again, on_device)
+            << "the argument buffers should take their device memory from Halide's allocator on the first call";
+    }
 };
+
+static_assert(kCalls >= 4, "check_argument_allocations compares call 0 with call 3");
 
 TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
     const Pipeline &p = std::get<0>(GetParam());
@@ -169,11 +188,12 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
     harena::Arena scoped_arena = harena::Arena::device(halide_cuda_device_interface(), kDeviceArenaBytes, options);
     harena::Arena planned_arena = harena::Arena::device(halide_cuda_device_interface(), kDeviceArenaBytes, options);
     // Declared after the arenas: the buffers release their device memory first.
-    Workload ref = p.make(scale), scoped = p.make(scale), planned = p.make(scale);
+    Workload ref = p.make(scale);
+    Way scoped{"(b) plain build in a scope", p.make(scale), {}, {}};
+    Way planned{"(c) arena build", p.make(scale), {}, {}};
     std::vector<Buffer<>> previous;
-    std::vector<uint64_t> scoped_handles, planned_handles;
     for (int call = 0; call < kCalls; call++) {
-        for (Workload *w : {&ref, &scoped, &planned}) {
+        for (Workload *w : {&ref, &scoped.workload, &planned.workload}) {
             p.write(*w, call);
         }
 
@@ -190,26 +210,39 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
             previous.push_back(out.copy());
         }
 
-        // (b) The plain build, a scope per call.
-        const CallCounts b = counted([&] {
+        // (b) The plain build, a scope per call: every device allocation
+        // of the call but the argument buffers' comes from the arena.
+        scoped.calls.push_back(counted([&] {
             harena::Scope scope(scoped_arena);
-            return p.plain(scoped);
-        });
-        check_way("scoped plain build", call, b, ref, scoped, scoped_arena, scoped_handles);
-
-        // (c) The arena build.
-        const CallCounts c = counted([&] { return p.planned(planned_arena.get(), planned); });
-        check_way("arena build", call, c, ref, planned, planned_arena, planned_handles);
-
-        std::printf("[ corpus   ] %s call %d: the arena served %llu device allocations in scope, %llu in the "
-                    "arena build\n",
-                    label.c_str(), call, (unsigned long long)b.arena_allocations,
-                    (unsigned long long)c.arena_allocations);
-        if (call == kCalls - 1) {
-            RecordProperty("scoped_arena_allocations", (int)b.arena_allocations);
-            RecordProperty("planned_arena_allocations", (int)c.arena_allocations);
+            return p.plain(scoped.workload);
+        }));
+        check_call(scoped, ref, scoped_arena);
+        const CallCounts &b = scoped.calls.back();
+        if (call > 0) {
+            EXPECT_EQ(b.default_allocations, 0u) << "call " << call << ": device memory from Halide's allocator in a scope";
+            EXPECT_EQ(b.driver_allocations, 0) << "call " << call << ": cuMemAlloc in a scope";
+            EXPECT_EQ(b.driver_frees, 0) << "call " << call << ": cuMemFree in a scope";
         }
+        EXPECT_EQ(b.default_frees, 0u) << "call " << call << ": an argument buffer's device memory was freed";
+
+        // (c) The arena build. Its frame opens before the first planned
+        // buffer's first use; unplanned buffers allocated before that take
+        // Halide's allocator, those after it the frame (through the override).
+        planned.calls.push_back(counted([&] { return p.planned(planned_arena.get(), planned.workload); }));
+        check_call(planned, ref, planned_arena);
+        const CallCounts &c = planned.calls.back();
+
+        std::printf("[ corpus   ] %s call %d: (b) %llu device allocations from the arena; (c) %llu from the arena, "
+                    "%llu from Halide's allocator, %d cuMemAlloc\n",
+                    label.c_str(), call, (unsigned long long)b.arena_allocations,
+                    (unsigned long long)c.arena_allocations, (unsigned long long)c.default_allocations,
+                    c.driver_allocations);
     }
+    check_argument_allocations(scoped);
+    check_argument_allocations(planned);
+    RecordProperty("scoped_arena_allocations", (int)scoped.calls.back().arena_allocations);
+    RecordProperty("planned_arena_allocations", (int)planned.calls.back().arena_allocations);
+    RecordProperty("planned_default_allocations", (int)planned.calls.back().default_allocations);
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus, ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),

@@ -37,7 +37,7 @@ namespace {
 
 // Host runs shrink every spatial extent by this one factor (so 1/8, 1/4 and
 // 1/2 of the estimates' extents, still in the ratios of kSizes): the whole
-// suite then takes about ten seconds on two cores. The GPU tests run the
+// suite then takes about fifteen seconds on two cores. The GPU tests run the
 // sizes themselves.
 constexpr double kHostScale = 1.0 / 4;
 

@@ -35,8 +35,9 @@ inline void PrintTo(const Size &s, std::ostream *os) {
 }
 
 // Calls per pipeline and size: enough that a problem appearing only from the
-// second call on (state kept across calls) shows.
-constexpr int kCalls = 3;
+// second call on (state kept across calls) shows, and that the scalars that
+// cycle with period 3 (corpus_pipelines.h) come back to their first values.
+constexpr int kCalls = 4;
 
 // round(extent * scale), at least 1.
 int scaled(int extent, double scale);
