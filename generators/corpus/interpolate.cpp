@@ -35,7 +35,8 @@ public:
         for (int l = 1; l < L; l++) {
             Func prev = down[l - 1];
             down_x[l](x, y, c) = 0.25f * (prev(2 * x - 1, y, c) + 2.0f * prev(2 * x, y, c) + prev(2 * x + 1, y, c));
-            down[l](x, y, c) = 0.25f * (down_x[l](x, 2 * y - 1, c) + 2.0f * down_x[l](x, 2 * y, c) + down_x[l](x, 2 * y + 1, c));
+            down[l](x, y, c) =
+                0.25f * (down_x[l](x, 2 * y - 1, c) + 2.0f * down_x[l](x, 2 * y, c) + down_x[l](x, 2 * y + 1, c));
         }
 
         interp[L - 1](x, y, c) = down[L - 1](x, y, c);

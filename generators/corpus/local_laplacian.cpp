@@ -130,8 +130,10 @@ private:
         using Halide::_;
         auto taps = [](Expr a, Expr b, Expr c, Expr d, Expr e) { return (a + e + 4.0f * (b + d) + 6.0f * c) / 16.0f; };
         Func dx, dy;
-        dx(x, y, _) = taps(f(2 * x - 2, y, _), f(2 * x - 1, y, _), f(2 * x, y, _), f(2 * x + 1, y, _), f(2 * x + 2, y, _));
-        dy(x, y, _) = taps(dx(x, 2 * y - 2, _), dx(x, 2 * y - 1, _), dx(x, 2 * y, _), dx(x, 2 * y + 1, _), dx(x, 2 * y + 2, _));
+        dx(x, y, _) = taps(f(2 * x - 2, y, _), f(2 * x - 1, y, _), f(2 * x, y, _),
+                           f(2 * x + 1, y, _), f(2 * x + 2, y, _));
+        dy(x, y, _) = taps(dx(x, 2 * y - 2, _), dx(x, 2 * y - 1, _), dx(x, 2 * y, _),
+                           dx(x, 2 * y + 1, _), dx(x, 2 * y + 2, _));
         return dy;
     }
 

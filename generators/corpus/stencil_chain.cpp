@@ -23,7 +23,8 @@ public:
             const int w = 1 + s % 3;
             Expr sum = cast<uint32_t>(prev(x, y)) * (16 - 4 * w - 4) +
                        w * (cast<uint32_t>(prev(x - 1, y)) + prev(x + 1, y) + prev(x, y - 1) + prev(x, y + 1)) +
-                       (cast<uint32_t>(prev(x - 1, y - 1)) + prev(x + 1, y - 1) + prev(x - 1, y + 1) + prev(x + 1, y + 1));
+                       (cast<uint32_t>(prev(x - 1, y - 1)) + prev(x + 1, y - 1) +
+                        prev(x - 1, y + 1) + prev(x + 1, y + 1));
             f(x, y) = cast<uint16_t>(sum >> 4);
             chain.push_back(f);
             prev = f;

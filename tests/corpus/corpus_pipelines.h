@@ -51,7 +51,9 @@ struct LocalLaplacianArgs {
 template<auto Plain, auto Planned>
 struct LocalLaplacian : LocalLaplacianArgs {
     static int plain(Workload &w) { return Plain(w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]); }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]);
+    }
 };
 
 struct BilateralGridArgs {

@@ -203,7 +203,8 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
         ASSERT_EQ(joined(ErrorLog::take()), "");
         // New inputs give new outputs: a call that did nothing cannot pass.
         for (size_t i = 0; i < previous.size(); i++) {
-            EXPECT_NE(difference(previous[i], ref.outputs[i]), "") << "call " << call << ": output " << i << " unchanged";
+            EXPECT_NE(difference(previous[i], ref.outputs[i]), "")
+                << "call " << call << ": output " << i << " unchanged";
         }
         previous.clear();
         for (Buffer<> &out : ref.outputs) {
@@ -219,7 +220,8 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
         check_call(scoped, ref, scoped_arena);
         const CallCounts &b = scoped.calls.back();
         if (call > 0) {
-            EXPECT_EQ(b.default_allocations, 0u) << "call " << call << ": device memory from Halide's allocator in a scope";
+            EXPECT_EQ(b.default_allocations, 0u)
+                << "call " << call << ": device memory from Halide's allocator in a scope";
             EXPECT_EQ(b.driver_allocations, 0) << "call " << call << ": cuMemAlloc in a scope";
             EXPECT_EQ(b.driver_frees, 0) << "call " << call << ": cuMemFree in a scope";
         }
@@ -245,7 +247,8 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
     RecordProperty("planned_default_allocations", (int)planned.calls.back().default_allocations);
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus, ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),
+INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus,
+                         ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });

@@ -82,7 +82,8 @@ TEST_P(HostCorpus, ArenaBuildMatchesPlainOnEveryCall) {
         ASSERT_EQ(p.plain(plain), 0) << "call " << call << joined(ErrorLog::take());
         // New inputs give new outputs: a call that did nothing cannot pass.
         for (size_t i = 0; i < previous.size(); i++) {
-            EXPECT_NE(difference(previous[i], plain.outputs[i]), "") << "call " << call << ": output " << i << " unchanged";
+            EXPECT_NE(difference(previous[i], plain.outputs[i]), "")
+                << "call " << call << ": output " << i << " unchanged";
         }
         previous.clear();
         for (Buffer<> &out : plain.outputs) {
@@ -107,7 +108,8 @@ TEST_P(HostCorpus, ArenaBuildMatchesPlainOnEveryCall) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Corpus, HostCorpus, ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),
+INSTANTIATE_TEST_SUITE_P(Corpus, HostCorpus,
+                         ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });
