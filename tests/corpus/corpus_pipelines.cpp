@@ -1,0 +1,105 @@
+// The argument buffers of each corpus generator, shaped after its estimates
+// (generators/corpus/*.cpp), and the values a driver writes into them. Input
+// values change with every call; they depend only on the call index, so every
+// way of running a pipeline sees the same inputs on the same call.
+#include "corpus_pipelines.h"
+
+namespace harena_corpus {
+
+namespace {
+
+Buffer<> image(halide_type_t t, int w, int h, int channels = 0) {
+    return channels ? Buffer<>(t, {w, h, channels}) : Buffer<>(t, {w, h});
+}
+
+uint64_t seed(int call, int input) {
+    return (uint64_t)call * 1000003u + (uint64_t)input;
+}
+
+}  // namespace
+
+Workload LocalLaplacianArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint16_t>(), w, h, 3)}, {image(halide_type_of<uint16_t>(), w, h, 3)}};
+}
+void LocalLaplacianArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 65535);
+}
+
+Workload BilateralGridArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h)}, {image(halide_type_of<float>(), w, h)}};
+}
+void BilateralGridArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+}
+
+Workload HistogramEqualizeArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint8_t>(), w, h, 3)}, {image(halide_type_of<uint8_t>(), w, h, 3)}};
+}
+void HistogramEqualizeArgs::write(Workload &w, int call) {
+    w.call = call;
+    // A darker image every call, so that equalisation has something to do.
+    fill(w.inputs[0], seed(call, 0), 0, 255 - (60 * call) % 200);
+}
+
+Workload IirBlurArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h, 3)}, {image(halide_type_of<float>(), w, h, 3)}};
+}
+void IirBlurArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+}
+
+Workload NlMeansArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h, 3)}, {image(halide_type_of<float>(), w, h, 3)}};
+}
+void NlMeansArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+}
+
+Workload InterpolateArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h, 4)}, {image(halide_type_of<float>(), w, h, 3)}};
+}
+void InterpolateArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+    // Alpha marks the known pixels: about a third of them, the rest are holes.
+    Buffer<float> alpha = w.inputs[0].as<float>().sliced(2, 3);
+    alpha.for_each_value([](float &a) { a = a < 0.35f ? 1.0f : 0.0f; });
+}
+
+Workload StencilChainArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint16_t>(), w, h)}, {image(halide_type_of<uint16_t>(), w, h)}};
+}
+void StencilChainArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 65535);
+}
+
+Workload CameraPipeArgs::make(double s) {
+    // Even extents: a Bayer mosaic comes in whole 2x2 cells.
+    const int w = 2 * scaled(2592 / 2, s), h = 2 * scaled(1968 / 2, s);
+    return Workload{{image(halide_type_of<uint16_t>(), w, h), image(halide_type_of<float>(), 4, 3)},
+                    {image(halide_type_of<uint8_t>(), w, h, 3)}};
+}
+void CameraPipeArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 1023);
+    // A colour matrix near the identity, different every call.
+    fill(w.inputs[1], seed(call, 1), -0.1, 0.1);
+    Buffer<float> &m = w.inputs[1].as<float>();
+    for (int c = 0; c < 3; c++) {
+        m(c, c) += 1.0f;
+    }
+}
+
+}  // namespace harena_corpus
