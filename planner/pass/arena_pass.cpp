@@ -247,6 +247,12 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
     Stmt result = s;
     std::string not_capturable;
     report.capturable = is_capturable(s, candidates, options.device_target, &not_capturable);
+    if (report.capturable && placed.empty()) {
+        // The runtime learns that a call is planned from its entry, which a
+        // pipeline that plans nothing does not make.
+        report.capturable = false;
+        not_capturable = "it plans no buffer, so it never enters the arena";
+    }
     const uint32_t traits = report.capturable ? 1u : 0u;  // HARENA_PIPELINE_CAPTURABLE
     if (!placed.empty()) {
         Expr device_interface = null_device_interface();

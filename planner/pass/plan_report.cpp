@@ -88,7 +88,9 @@ std::string plan_header(const PassReport &r) {
       << "#pragma once\n"
       << "#define " << macro << "_ARENA_BYTES " << r.arena_bytes << "ull  // worst case over declared bounds\n"
       << "#define " << macro << "_ARENA_LOWER_BOUND " << r.lower_bound << "ull\n"
-      << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n";
+      << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n"
+      << "#define " << macro << "_ARENA_CAPTURABLE " << (r.capturable ? 1 : 0)
+      << "  // one call captured as a CUDA graph replays it (harena/cuda.h)\n";
     std::ostringstream json;
     write_plan_json(json, r);
     o << "#ifdef __cplusplus\n// The whole plan, as in " << r.pipeline_name << ".arena.json.\n"

@@ -19,6 +19,9 @@ struct Entry {
     void *exec = nullptr;  // set once captured and instantiated
     int refused = -1;      // enum harena_graph_fallback once capture failed for good
     uint64_t last_use = 0;
+    // The buffers the captured call marked device-dirty (its outputs): a
+    // replay runs none of the pipeline's host code, so it marks them itself.
+    std::vector<bool> written;
 };
 
 }  // namespace
@@ -96,7 +99,8 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, std::strin
         drop(backend, cache.entries[oldest]);
         cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
     }
-    cache.entries.push_back(Entry{std::move(key)});
+    cache.entries.emplace_back();
+    cache.entries.back().key = std::move(key);
     return cache.entries.back();
 }
 
@@ -152,12 +156,19 @@ int capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, ha
     return -1;
 }
 
-int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e) {
+int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
     StreamContextScope in_context(*cache.arena);
     const int err = backend.launch(e.exec, cache.arena->cuda.stream);
-    return err == 0 ? 0
-                    : report_error(cache.arena->user_context, halide_error_code_device_run_failed,
-                                   "harena_graph_run: cuGraphLaunch failed with CUDA error %d", err);
+    if (err != 0) {
+        return report_error(cache.arena->user_context, halide_error_code_device_run_failed,
+                            "harena_graph_run: cuGraphLaunch failed with CUDA error %d", err);
+    }
+    for (size_t i = 0; i < e.written.size(); i++) {
+        if (e.written[i]) {
+            buffers[i]->set_device_dirty(true);
+        }
+    }
+    return 0;
 }
 
 }  // namespace
@@ -253,13 +264,20 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
     if (e->exec != nullptr) {
         c.stats.replays++;
         *outcome = HARENA_GRAPH_REPLAYED;
-        return launch(c, *backend, *e);
+        return launch(c, *backend, *e, buffers);
     }
     if (e->refused >= 0) {
         return fall_back(c, e->refused, call, closure, outcome);
     }
     int result = 0;
+    for (int i = 0; i < buffer_count; i++) {
+        buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked above)
+    }
     const int reason = capture(c, *backend, *e, call, closure, &result);
+    e->written.resize(static_cast<size_t>(buffer_count));
+    for (int i = 0; i < buffer_count; i++) {
+        e->written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+    }
     if (reason >= 0) {
         drop(backend, *e);
         // A pipeline error may be this call's alone; the rest are for good.
@@ -270,7 +288,7 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
     }
     c.stats.captures++;
     *outcome = HARENA_GRAPH_CAPTURED;
-    return launch(c, *backend, *e);
+    return launch(c, *backend, *e, buffers);
 }
 
 int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats) {

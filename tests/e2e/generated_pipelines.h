@@ -16,6 +16,7 @@ struct GeneratedPipeline {
     PlainFn plain;
     PlannedFn planned;
     uint64_t arena_bytes;  // from the generated <name>.arena.h
+    bool capturable = false;  // <NAME>_ARENA_CAPTURABLE: a CUDA graph of one call replays it
 };
 
 // Largest output extent every generator declares (generators/common.h).

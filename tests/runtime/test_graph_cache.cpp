@@ -106,6 +106,7 @@ struct FakePipeline {
         float *src = reinterpret_cast<float *>(in->device), *dst = reinterpret_cast<float *>(out->device);
         if (src != nullptr && dst != nullptr) {  // a buffer without device memory gets none here
             launch_kernel([src, dst, k] { *dst = *src * k; });
+            out->set_device_dirty(true);  // as the pipeline's host code marks its output
         }
         if (planned) {
             harena_pipeline_exit_as_destructor(user_context,
@@ -136,6 +137,7 @@ protected:
     int run(float x, float k) {
         in.value = x;
         out.value = -1;  // poisoned: a call that did nothing is seen
+        out.buf.set_device_dirty(false);
         const int result = graphs.run(call_current, &in.buf, k, &out.buf);
         EXPECT_EQ(out.value, result == 0 ? x * k : -1) << "x " << x << ", k " << k;
         return graphs.last_outcome();
@@ -163,6 +165,8 @@ TEST_F(GraphCacheTest, TheFirstCallRunsTheSecondIsCapturedAndLaterOnesReplay) {
         EXPECT_EQ(run(x, 3), HARENA_GRAPH_REPLAYED) << "replays read the input as it is now";
     }
     EXPECT_EQ(pipeline.runs, 2) << "replays do not call the pipeline";
+    EXPECT_TRUE(out.buf.device_dirty()) << "a replay marks the outputs as the pipeline would";
+    EXPECT_FALSE(in.buf.device_dirty());
     const auto s = graphs.stats();
     EXPECT_EQ(s.calls, 5u);
     EXPECT_EQ(s.ordinary, 1u);
