@@ -130,6 +130,34 @@ Expr call_bytes(const Candidate &c, uint64_t alignment) {
     return cast(UInt(64), max(c.per_call, make_const(Int(64), (int64_t)alignment)));
 }
 
+// The supports each buffer needs to name: a support that lies below another
+// support ends below where that one starts in every call, so it never decides
+// the start. Keeps each offset's expression short (nothing simplifies after
+// this pass). `order` lists every support before what it supports.
+std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<size_t>> &below,
+                                                 const std::vector<size_t> &order) {
+    const size_t n = below.size();
+    std::vector<std::vector<bool>> beneath(n, std::vector<bool>(n, false));  // transitively
+    std::vector<std::vector<size_t>> direct(n);
+    for (size_t i : order) {
+        for (size_t j : below[i]) {
+            beneath[i][j] = true;
+            for (size_t k = 0; k < n; k++) {
+                if (beneath[j][k]) {
+                    beneath[i][k] = true;
+                }
+            }
+        }
+        for (size_t j : below[i]) {
+            bool implied = std::any_of(below[i].begin(), below[i].end(), [&](size_t k) { return k != j && beneath[k][j]; });
+            if (!implied) {
+                direct[i].push_back(j);
+            }
+        }
+    }
+    return direct;
+}
+
 // compact_offsets (solver/compaction.h) as expressions: each buffer starts
 // where the highest of the buffers it rests on in the plan ends. Each size is
 // a let of its own, evaluated once per run: nothing simplifies or eliminates
@@ -137,10 +165,10 @@ Expr call_bytes(const Candidate &c, uint64_t alignment) {
 // every buffer that rests on it.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
                      uint64_t alignment) {
-    std::vector<std::vector<size_t>> below = supports(problem, plan);
     std::vector<size_t> order(planned.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
+    std::vector<std::vector<size_t>> below = direct_supports(supports(problem, plan), order);
     RunLayout layout;
     std::vector<Expr> &sizes = layout.sizes;
     sizes.resize(planned.size());
@@ -157,15 +185,22 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     layout.offsets.resize(planned.size());
     layout.needed = make_zero(UInt(64));
     const Expr a = make_const(UInt(64), alignment);
+    std::vector<bool> supports_another(planned.size(), false);
     for (size_t i : order) {
         Expr start = make_zero(UInt(64));
         for (size_t j : below[i]) {
             start = max(start, layout.offsets[j] + sizes[j]);
+            supports_another[j] = true;
         }
         std::string name = "harena.offset." + std::to_string(i);
         layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
         layout.offsets[i] = Variable::make(UInt(64), name);
-        layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
+    }
+    // A buffer that another rests on ends below that one's end.
+    for (size_t i : order) {
+        if (!supports_another[i]) {
+            layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
+        }
     }
     layout.needed = simplify(layout.needed);
     return layout;

@@ -279,9 +279,16 @@ private:
         if (b.worst) {
             c.bounded = true;
             c.planned_bytes = *b.worst;
-            // Each call needs its own sizes' bytes, never more than the worst case.
-            Expr worst = make_const(Int(64), (int64_t)*b.worst);
-            c.per_call = b.per_call.defined() ? simplify(min(b.per_call, worst)) : worst;
+            if (b.exact) {
+                // The frame reserves exactly the size: nothing can exceed it.
+                c.per_call = b.per_call;
+            } else {
+                // A bound over the loops, or the worst case: never more than
+                // the worst case, and checked where the buffer is created.
+                Expr worst = make_const(Int(64), (int64_t)*b.worst);
+                c.per_call = b.per_call.defined() ? simplify(min(b.per_call, worst)) : worst;
+                c.check_where_created = true;
+            }
             return plan(c);
         }
         std::vector<Expr> extents;
@@ -309,6 +316,7 @@ private:
         c.bounded = false;
         c.planned_bytes = *b.representative;
         c.per_call = b.per_call;
+        c.check_where_created = !b.exact;
         c.unbounded_by = unbounded_names(c.size, ranges, preamble);
         return plan(c);
     }

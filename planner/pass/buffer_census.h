@@ -29,6 +29,9 @@ struct Candidate {
     // Planned buffers: at least `size` wherever the buffer is created in a
     // call, and evaluable where the frame opens (Int(64)).
     Halide::Expr per_call;
+    // per_call is a bound derived over the loops around the buffer (or its
+    // worst case), not the size itself: checked where the buffer is created.
+    bool check_where_created = false;
     // The solver's size: the worst case when `bounded`, else the bytes at the
     // representative values (representative.h).
     uint64_t planned_bytes = 0;

@@ -96,9 +96,14 @@ private:
         return with_size_check(c, it->second.bytes, alloc);
     }
 
-    // The slice holds what the frame computed for this call; a size above it
-    // means the bound the plan derived was wrong, and must never reach a kernel.
+    // The slice holds what the frame computed for this call. Where that is a
+    // bound derived over the loops, a size above it means the bound was
+    // wrong, and must never reach a kernel. Where it is the size itself the
+    // check could not fail, and is left out: it would only add code.
     static Stmt with_size_check(const Candidate &c, const Expr &slice_bytes, const Stmt &s) {
+        if (!c.check_where_created) {
+            return s;
+        }
         Expr bytes = cast(UInt(64), c.size);
         Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
                                 {StringImm::make(c.name), bytes, slice_bytes}, Call::Extern);

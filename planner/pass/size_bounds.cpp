@@ -78,6 +78,7 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
     b.worst = constant_upper_bound(size, loops, preamble.bounds);
     if (evaluable_at_entry(size, preamble)) {
         b.per_call = size;
+        b.exact = true;
     } else {
         // Over the loops with their bounds kept symbolic: what remains names
         // only what the frame can see, unless a bound was computed inside.

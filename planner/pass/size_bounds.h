@@ -30,6 +30,9 @@ struct SizeBounds {
     // iteration of the enclosing loops (Int(64)); undefined when the size
     // depends on something computed inside the pipeline.
     Halide::Expr per_call;
+    // per_call is the size itself: it names nothing the loops change, so the
+    // frame computes exactly what the buffer will take.
+    bool exact = false;
 };
 
 SizeBounds bound_size(const Halide::Expr &size, const std::vector<LoopRange> &loops, const Preamble &preamble);

@@ -178,6 +178,42 @@ TEST(PassParametric, EveryPlannedSizeCountsAsAtLeastOneAlignmentUnit) {
     EXPECT_EQ(f.size(1), 256u);
 }
 
+TEST(PassParametric, ThreeBuffersAliveTogetherStayApartInEveryCallAndEachOffsetNamesOnlyWhatDecidesIt) {
+    Parameter w = scalar("w");
+    w.set_estimate(100);
+    Stmt s = heap("a", var(w), heap("b", var(w) * 2, heap("c", var(w) * 3,
+                                                            Block::make({store("a"), store("b"), store("c")}))));
+    PassReport r;
+    Stmt out = plan_arena(s, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 3);
+    for (int call : {1, 100, 5000}) {
+        harena_test::Frame f = harena_test::evaluate_frame(out, {{"w", make_const(Int(32), call)}});
+        for (int i = 0; i < 3; i++) {
+            for (int j = i + 1; j < 3; j++) {
+                bool apart = f.offset(i) + f.size(i) <= f.offset(j) || f.offset(j) + f.size(j) <= f.offset(i);
+                EXPECT_TRUE(apart) << "buffers " << i << " and " << j << " overlap in a call with w = " << call;
+            }
+        }
+    }
+    // The three are stacked: the top one starts where the middle one ends,
+    // which already lies above the bottom one.
+    int top = 0;
+    for (int i = 1; i < 3; i++) {
+        if (r.buffers[i].offset > r.buffers[top].offset) {
+            top = i;
+        }
+    }
+    std::string text = harena_test::text_of(out);
+    size_t at = text.find("let harena.offset." + std::to_string(top) + " = ");
+    ASSERT_NE(at, std::string::npos) << text;
+    std::string definition = text.substr(at, text.find('\n', at) - at);
+    int sizes_named = 0;
+    for (size_t k = definition.find("harena.size."); k != std::string::npos; k = definition.find("harena.size.", k + 1)) {
+        sizes_named++;
+    }
+    EXPECT_EQ(sizes_named, 1) << definition;
+}
+
 PassReport report_of(bool bounded) {
     PassReport r;
     r.pipeline_name = "pyr";
