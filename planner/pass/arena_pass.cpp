@@ -136,23 +136,27 @@ Expr call_bytes(const Candidate &c, uint64_t alignment) {
 // this pass). `order` lists every support before what it supports.
 std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<size_t>> &below,
                                                  const std::vector<size_t> &order) {
-    const size_t n = below.size();
-    std::vector<std::vector<bool>> beneath(n, std::vector<bool>(n, false));  // transitively
+    const size_t n = below.size(), words = (n + 63) / 64;
+    // beneath[i]: the buffers transitively below i, as a bit set merged word
+    // by word, so that this stays fast for thousands of buffers.
+    std::vector<std::vector<uint64_t>> beneath(n, std::vector<uint64_t>(words, 0));
     std::vector<std::vector<size_t>> direct(n);
     for (size_t i : order) {
+        std::vector<uint64_t> &under = beneath[i];
+        for (size_t k : below[i]) {
+            for (size_t w = 0; w < words; w++) {
+                under[w] |= beneath[k][w];
+            }
+        }
+        // Now `under` holds what lies beneath i's supports: those supports
+        // are implied.
         for (size_t j : below[i]) {
-            beneath[i][j] = true;
-            for (size_t k = 0; k < n; k++) {
-                if (beneath[j][k]) {
-                    beneath[i][k] = true;
-                }
+            if (!((under[j / 64] >> (j % 64)) & 1)) {
+                direct[i].push_back(j);
             }
         }
         for (size_t j : below[i]) {
-            bool implied = std::any_of(below[i].begin(), below[i].end(), [&](size_t k) { return k != j && beneath[k][j]; });
-            if (!implied) {
-                direct[i].push_back(j);
-            }
+            under[j / 64] |= uint64_t(1) << (j % 64);
         }
     }
     return direct;

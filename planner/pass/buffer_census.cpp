@@ -143,7 +143,7 @@ private:
     std::map<std::string, std::vector<int>> live;    // name -> candidates in scope
     std::map<int, size_t> loop_depth;                // candidate -> loops enclosing its allocation
     std::set<std::string> host_and_device;           // DeviceAndHost candidates in scope
-    std::map<const IRNode *, BufferFacts> facts;     // device targets: see CollectBufferFacts
+    std::map<const IRNode *, BufferFacts> facts;     // device targets: see collect_buffer_facts
     int forks = 0;
     int64_t step = 0;
 
