@@ -4,6 +4,7 @@
 #include "capturability.h"
 #include "plan_report.h"
 #include "preamble.h"
+#include "representative.h"
 #include "rewrite_allocations.h"
 #include "route_argument_buffers.h"
 #include "solver/compaction.h"
@@ -15,6 +16,7 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
+#include <set>
 #include <sstream>
 
 namespace harena {
@@ -119,13 +121,47 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
 struct RunLayout {
     std::vector<std::pair<std::string, Expr>> lets;  // in dependency order
     std::vector<Expr> offsets;                       // per planned buffer, in problem order
+    std::vector<Expr> sizes;                         // per planned buffer: its bytes in this run
     Expr needed;                                     // bytes this run touches
 };
 
-// The bytes a buffer takes in this run: its size where the frame opens, or its
-// worst case where it depends on what is computed later (loop variables).
-Expr run_bytes(const Candidate &c) {
-    return c.size_at_entry ? cast(UInt(64), max(c.size, 0)) : make_const(UInt(64), c.worst_bytes);
+// The bytes a buffer takes in this call, evaluated where the frame opens.
+// Like the plan's sizes, at least one alignment unit: a buffer of no bytes
+// would keep no order with the buffers alive with it (solver/compaction.h).
+Expr call_bytes(const Candidate &c, uint64_t alignment) {
+    return cast(UInt(64), max(c.per_call, make_const(Int(64), (int64_t)alignment)));
+}
+
+// The supports each buffer needs to name: a support that lies below another
+// support ends below where that one starts in every call, so it never decides
+// the start. Keeps each offset's expression short (nothing simplifies after
+// this pass). `order` lists every support before what it supports.
+std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<size_t>> &below,
+                                                 const std::vector<size_t> &order) {
+    const size_t n = below.size(), words = (n + 63) / 64;
+    // beneath[i]: the buffers transitively below i, as a bit set merged word
+    // by word, so that this stays fast for thousands of buffers.
+    std::vector<std::vector<uint64_t>> beneath(n, std::vector<uint64_t>(words, 0));
+    std::vector<std::vector<size_t>> direct(n);
+    for (size_t i : order) {
+        std::vector<uint64_t> &under = beneath[i];
+        for (size_t k : below[i]) {
+            for (size_t w = 0; w < words; w++) {
+                under[w] |= beneath[k][w];
+            }
+        }
+        // Now `under` holds what lies beneath i's supports: those supports
+        // are implied.
+        for (size_t j : below[i]) {
+            if (!((under[j / 64] >> (j % 64)) & 1)) {
+                direct[i].push_back(j);
+            }
+        }
+        for (size_t j : below[i]) {
+            under[j / 64] |= uint64_t(1) << (j % 64);
+        }
+    }
+    return direct;
 }
 
 // compact_offsets (solver/compaction.h) as expressions: each buffer starts
@@ -135,14 +171,15 @@ Expr run_bytes(const Candidate &c) {
 // every buffer that rests on it.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
                      uint64_t alignment) {
-    std::vector<std::vector<size_t>> below = supports(problem, plan);
     std::vector<size_t> order(planned.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
+    std::vector<std::vector<size_t>> below = direct_supports(supports(problem, plan), order);
     RunLayout layout;
-    std::vector<Expr> sizes(planned.size());
+    std::vector<Expr> &sizes = layout.sizes;
+    sizes.resize(planned.size());
     for (size_t i = 0; i < planned.size(); i++) {
-        Expr bytes = simplify(run_bytes(*planned[i]));
+        Expr bytes = simplify(call_bytes(*planned[i], alignment));
         if (is_const(bytes)) {
             sizes[i] = bytes;
         } else {
@@ -154,18 +191,41 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     layout.offsets.resize(planned.size());
     layout.needed = make_zero(UInt(64));
     const Expr a = make_const(UInt(64), alignment);
+    std::vector<bool> supports_another(planned.size(), false);
     for (size_t i : order) {
         Expr start = make_zero(UInt(64));
         for (size_t j : below[i]) {
             start = max(start, layout.offsets[j] + sizes[j]);
+            supports_another[j] = true;
         }
         std::string name = "harena.offset." + std::to_string(i);
         layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
         layout.offsets[i] = Variable::make(UInt(64), name);
-        layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
+    }
+    // A buffer that another rests on ends below that one's end.
+    for (size_t i : order) {
+        if (!supports_another[i]) {
+            layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
+        }
     }
     layout.needed = simplify(layout.needed);
     return layout;
+}
+
+// The representative values of the names the per-call buffers depend on, in
+// the order the buffers name them.
+std::vector<RepresentativeValue> representative_values(const PassReport &report, const Preamble &preamble) {
+    std::vector<RepresentativeValue> out;
+    std::set<std::string> seen;
+    for (const BufferDecision &d : report.buffers) {
+        for (const std::string &name : d.unbounded_by) {
+            auto it = preamble.assumed.find(name);
+            if (it != preamble.assumed.end() && seen.insert(name).second) {
+                out.push_back(RepresentativeValue{name, it->second.value, it->second.source});
+            }
+        }
+    }
+    return out;
 }
 
 std::string kind_name(const Candidate &c) {
@@ -185,8 +245,8 @@ std::string kind_name(const Candidate &c) {
 Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
     auto start = std::chrono::steady_clock::now();
     Preamble preamble = read_preamble(s);
-    std::vector<Candidate> candidates =
-        take_census(s, preamble, CensusOptions{options.device_target, options.unbounded_to_runtime});
+    choose_representative_values(preamble, options.nominal_extent);
+    std::vector<Candidate> candidates = take_census(s, preamble, CensusOptions{options.device_target, options.unbounded});
 
     Problem problem;
     std::vector<const Candidate *> planned;
@@ -200,7 +260,11 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
                  k++) {
                 id = c.name + "#" + std::to_string(k);
             }
-            problem.buffers.push_back(Buffer{id, c.begin, c.end, c.worst_bytes, options.alignment});
+            // At least one alignment unit, so that every two buffers alive
+            // together are ordered in the plan and stay apart in every call,
+            // whatever its sizes (solver/compaction.h).
+            uint64_t bytes = std::max<uint64_t>(c.planned_bytes, options.alignment);
+            problem.buffers.push_back(Buffer{id, c.begin, c.end, bytes, options.alignment});
             planned.push_back(&c);
         }
     }
@@ -234,15 +298,19 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             d.size_expr = size.str();
         }
         if (c.planned) {
-            d.worst_bytes = c.worst_bytes;
+            d.planned_bytes = c.planned_bytes;
+            d.bounded = c.bounded;
+            d.unbounded_by = c.unbounded_by;
             d.begin = c.begin;
             d.end = c.end;
             d.offset = plan.offsets[k];
-            placed[c.node] = Placement{&c, layout.offsets[k]};
+            placed[c.node] = Placement{&c, layout.offsets[k], layout.sizes[k]};
+            report.bounded &= c.bounded;
             k++;
         }
         report.buffers.push_back(d);
     }
+    report.representative = representative_values(report, preamble);
 
     Stmt result = s;
     std::string not_capturable;
@@ -267,7 +335,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
         // Opening the frame rebuilds only the spine, so Allocate nodes keep
         // their identity for the rewrite.
         result = open_before_first_use(s, placed, [&](const Stmt &body) {
-            Stmt framed = open_frame(body, options, device_interface, layout.needed, report.arena_bytes, traits);
+            // An unbounded pipeline has no worst case to quote: 0 says so.
+            Stmt framed = open_frame(body, options, device_interface, layout.needed,
+                                     report.bounded ? report.arena_bytes : 0, traits);
             for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
                 framed = LetStmt::make(it->first, it->second, framed);
             }
@@ -283,8 +353,9 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
         for (const BufferDecision &d : report.buffers) {
             std::cerr << "harena: " << options.pipeline_name << ": " << d.name << " (" << d.kind << "): ";
             if (d.planned) {
-                std::cerr << "planned at offset " << d.offset << ", " << d.worst_bytes << " bytes worst case, live ["
-                          << d.begin << ", " << d.end << ")\n";
+                std::cerr << "planned at offset " << d.offset << ", " << d.planned_bytes
+                          << (d.bounded ? " bytes worst case" : " bytes at the representative sizes, sized per call")
+                          << ", live [" << d.begin << ", " << d.end << ")\n";
             } else {
                 std::cerr << "not planned: " << d.reason << "\n";
             }

@@ -11,15 +11,30 @@
 
 namespace harena {
 
+// What to do with a buffer whose size depends on something without a
+// declared maximum (a scalar with only an estimate, an output's extent).
+enum class Unbounded {
+    // Plan it anyway: the layout is chosen at representative sizes (declared
+    // maxima, estimates, the nominal extent) and each call's offsets and
+    // bytes follow that call's sizes. The pipeline has no compile-time worst
+    // case.
+    PlanPerCall,
+    // Leave it to the runtime allocator (Halide's, or the arena's override).
+    Runtime,
+    // Fail the build with a message saying which maximum to declare.
+    Error,
+};
+
 struct PassOptions {
     // Name used in messages, in the arena's frame records and for report files.
     std::string pipeline_name = "pipeline";
     // Where the plan report (<name>.arena.json/.csv/.svg) is written; empty: none.
     std::string report_dir;
-    // Leave buffers whose worst-case size cannot be bounded to the runtime path
-    // (Halide's allocator, or the arena's halide_device_malloc override) instead
-    // of failing the build.
-    bool unbounded_to_runtime = false;
+    // Buffers without a worst case over the declared bounds.
+    Unbounded unbounded = Unbounded::PlanPerCall;
+    // The representative value of an extent or scalar that has neither a
+    // declared maximum nor an estimate.
+    int64_t nominal_extent = 1024;
     // Plan device buffers (the target has a GPU feature) rather than host heap
     // allocations: an arena is either device memory or host memory.
     bool device_target = false;
@@ -38,14 +53,31 @@ struct BufferDecision {
     bool planned = false;
     std::string reason;        // why not planned (or how it was planned)
     std::string size_expr;     // symbolic bytes, as Halide prints it
-    uint64_t worst_bytes = 0;  // planned bytes
+    // The bytes the plan was made with: the worst case when `bounded`, else
+    // the bytes at the representative values (each call computes its own).
+    uint64_t planned_bytes = 0;
+    bool bounded = true;
+    std::vector<std::string> unbounded_by;  // names without a maximum it depends on
     int64_t begin = 0, end = 0;
     uint64_t offset = 0;
+};
+
+// A value the plan was made at for a name without a declared maximum.
+struct RepresentativeValue {
+    std::string name;    // an argument field (output.extent.0) or a scalar
+    int64_t value = 0;
+    std::string source;  // "its estimate", "the nominal extent ...", ...
 };
 
 struct PassReport {
     std::string pipeline_name;
     std::vector<BufferDecision> buffers;
+    // Every planned buffer is bounded: arena_bytes is the worst case of any
+    // call within the declared bounds. Otherwise it is the bytes a call at the
+    // representative values needs, and a call may need more.
+    bool bounded = true;
+    // The values of names without a maximum that planned sizes depend on.
+    std::vector<RepresentativeValue> representative;
     uint64_t plan_bytes = 0;   // the solver's arena: highest offset + size
     uint64_t arena_bytes = 0;  // what to allocate: plan_bytes rounded up to the
                                // alignment, the unit the arena reserves in
@@ -57,8 +89,9 @@ struct PassReport {
 };
 
 // Plans and rewrites `s` (a statement at Halide's custom-lowering-pass point).
-// Throws Halide::CompileError for a user mistake (an unbounded size, with what
-// to declare) and fills `report` when given.
+// Throws Halide::CompileError for a user mistake (with Unbounded::Error, a
+// size without a maximum, saying what to declare) and fills `report` when
+// given.
 Halide::Internal::Stmt plan_arena(const Halide::Internal::Stmt &s, const PassOptions &options,
                                   PassReport *report = nullptr);
 

@@ -1,7 +1,9 @@
 #pragma once
 // Finds the intermediates of a lowered pipeline that the arena can hold, with
-// their program-order lifetimes and worst-case sizes.
+// their program-order lifetimes, their planned sizes (a worst case, or the
+// bytes at representative values) and what each call needs.
 #include "arena_pass.h"
+#include "buffer_facts.h"
 #include "preamble.h"
 
 #include <map>
@@ -24,26 +26,29 @@ struct Candidate {
     bool planned = false;
     std::string reason;       // why it is (not) planned
     Halide::Expr size;        // bytes as Int(64), enclosing lets substituted
-    bool size_at_entry = false;  // `size` can be evaluated where the frame opens
-    uint64_t worst_bytes = 0;
+    // Planned buffers: at least `size` wherever the buffer is created in a
+    // call, and evaluable where the frame opens (Int(64)).
+    Halide::Expr per_call;
+    // per_call is a bound derived over the loops around the buffer (or its
+    // worst case), not the size itself: checked where the buffer is created.
+    bool check_where_created = false;
+    // The solver's size: the worst case when `bounded`, else the bytes at the
+    // representative values (representative.h).
+    uint64_t planned_bytes = 0;
+    bool bounded = true;
+    // Unbounded buffers: the argument fields and scalars without a declared
+    // maximum that the size depends on.
+    std::vector<std::string> unbounded_by;
     int64_t begin = 0, end = 0;  // half-open program steps
 };
 
 struct CensusOptions {
-    bool device_target = false;      // the pipeline has a GPU feature
-    bool unbounded_to_runtime = false;
+    bool device_target = false;  // the pipeline has a GPU feature
+    Unbounded unbounded = Unbounded::PlanPerCall;
 };
 
-// Halide names the halide_buffer_t of allocation <name> "<name>.buffer":
-// <name> for such a name, "" for any other.
-std::string buffer_owner(const std::string &name);
-
-// An Allocate that is a halide_buffer_t created by its new_expr, named
-// <name>.buffer: how Halide lifts heap allocations out of GPU kernels.
-bool is_buffer_object(const Halide::Internal::Allocate *op);
-
-// Throws Halide::CompileError for a size that cannot be bounded (unless
-// unbounded_to_runtime is set, in which case the buffer is left unplanned).
+// Throws Halide::CompileError for a size without a declared maximum when
+// options.unbounded is Unbounded::Error.
 std::vector<Candidate> take_census(const Halide::Internal::Stmt &s, const Preamble &preamble,
                                    const CensusOptions &options);
 

@@ -3,10 +3,18 @@
 // stripped from every target string (also for the -r runtime invocation) and,
 // when present, turns the planner pass on and adds `user_context`: a planned
 // pipeline's user_context argument is the harena_arena * it runs in.
-// Arguments of the form harena.<option>=<value> are ours too and are stripped:
-//   harena.unbounded=runtime   leave unboundable buffers to the runtime allocator
-//   harena.trace=N             0 silent, 1 summary (default), 2 one line per buffer
+// Arguments of the form harena.<option>=<value> are ours too and are stripped
+// (add_halide_library passes its PARAMS through as such arguments):
+//   harena.max.<scalar>=N        a maximum for a scalar input (maxima.h)
+//   harena.max.<buffer>.<dim>=N  a maximum for a buffer input's or output's extent
+//   harena.unbounded=plan        plan sizes without a maximum per call (default)
+//   harena.unbounded=runtime     leave them to the runtime allocator
+//   harena.require_bounds=1      a build error for them (harena.unbounded=error)
+//   harena.nominal_extent=N      the representative value of an extent or scalar
+//                                with neither a maximum nor an estimate (1024)
+//   harena.trace=N               0 silent, 1 summary (default), 2 one line per buffer
 #include "arena_pass.h"
+#include "maxima.h"
 
 #include <cstring>
 #include <iostream>
@@ -19,6 +27,7 @@ namespace {
 struct GeneratorConfig {
     bool arena = false;
     PassOptions options;
+    std::vector<GivenMaximum> maxima;
 };
 
 GeneratorConfig &config() {
@@ -76,22 +85,52 @@ std::string strip_arena(const std::string &targets, bool &found) {
     return join(list, ',');
 }
 
+[[noreturn]] void bad_option(const std::string &arg, const std::string &why) {
+    std::cerr << "harena: generator option '" << arg << "': " << why
+              << " (known: harena.max.<scalar>=N, harena.max.<buffer>.<dim>=N, "
+                 "harena.unbounded=plan|runtime|error, harena.require_bounds=0|1, harena.nominal_extent=N, "
+                 "harena.trace=0|1|2)\n";
+    std::exit(1);
+}
+
+int64_t number(const std::string &arg, const std::string &value, int64_t least) {
+    size_t used = 0;
+    int64_t n = 0;
+    try {
+        n = std::stoll(value, &used);
+    } catch (const std::exception &) {
+        used = 0;
+    }
+    if (value.empty() || used != value.size() || n < least) {
+        bad_option(arg, "expected an integer of at least " + std::to_string(least));
+    }
+    return n;
+}
+
 bool take_option(const std::string &arg) {
     const std::string prefix = "harena.";
     if (arg.rfind(prefix, 0) != 0) {
         return false;
     }
     size_t eq = arg.find('=');
-    std::string key = arg.substr(prefix.size(), eq == std::string::npos ? std::string::npos : eq - prefix.size());
-    std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-    if (key == "unbounded" && (value == "runtime" || value == "error")) {
-        config().options.unbounded_to_runtime = value == "runtime";
-    } else if (key == "trace" && !value.empty()) {
-        config().options.trace = std::stoi(value);
+    if (eq == std::string::npos) {
+        bad_option(arg, "expected harena.<option>=<value>");
+    }
+    std::string key = arg.substr(prefix.size(), eq - prefix.size());
+    std::string value = arg.substr(eq + 1);
+    PassOptions &o = config().options;
+    if (key.rfind("max.", 0) == 0 && key.size() > 4) {
+        config().maxima.push_back(GivenMaximum{key.substr(4), number(arg, value, 0)});
+    } else if (key == "unbounded" && (value == "plan" || value == "runtime" || value == "error")) {
+        o.unbounded = value == "plan" ? Unbounded::PlanPerCall : value == "runtime" ? Unbounded::Runtime : Unbounded::Error;
+    } else if (key == "require_bounds" && (value == "0" || value == "1")) {
+        o.unbounded = value == "1" ? Unbounded::Error : Unbounded::PlanPerCall;
+    } else if (key == "nominal_extent") {
+        o.nominal_extent = number(arg, value, 1);
+    } else if (key == "trace") {
+        o.trace = (int)number(arg, value, 0);
     } else {
-        std::cerr << "harena: unknown generator option '" << arg
-                  << "' (known: harena.unbounded=runtime|error, harena.trace=0|1|2)\n";
-        std::exit(1);
+        bad_option(arg, "unknown option or value");
     }
     return true;
 }
@@ -109,6 +148,33 @@ namespace Internal {
 void GeneratorBase::post_schedule() {
     track_parameter_values(true);
     const harena::GeneratorConfig &c = harena::config();
+    // Maxima are checked against the generator's arguments in every build,
+    // so that a misspelt name is reported, and required only where they
+    // bound a plan.
+    if (!c.maxima.empty()) {
+        std::vector<harena::NamedArgument> arguments;
+        for (GeneratorInputBase *input : param_info().inputs()) {
+            if (input->kind() != IOKind::Function) {
+                for (const Parameter &p : input->parameters_) {
+                    arguments.push_back({p.name(), p});
+                }
+            }
+        }
+        for (GeneratorOutputBase *output : param_info().outputs()) {
+            if (output->kind() == IOKind::Buffer) {
+                for (const Func &f : output->funcs()) {
+                    for (const OutputImageParam &b : f.output_buffers()) {
+                        arguments.push_back({b.name(), b.parameter()});
+                    }
+                }
+            }
+        }
+        for (harena::MaximumRequirement &r : harena::requirements_for(c.maxima, arguments)) {
+            if (c.arena) {
+                get_pipeline().add_requirement(r.condition, r.message);
+            }
+        }
+    }
     if (c.arena) {
         harena::PassOptions options = c.options;
         options.device_target = get_target().has_gpu_feature();

@@ -3,6 +3,7 @@
 #include "solver/csv.h"
 #include "solver/svg.h"
 
+#include <algorithm>
 #include <cctype>
 #include <fstream>
 #include <iomanip>
@@ -45,19 +46,36 @@ void write_file(const std::string &path, const std::string &text) {
 
 void write_plan_json(std::ostream &out, const PassReport &r) {
     out << "{\n  \"pipeline\": " << json_string(r.pipeline_name) << ",\n"
-        << "  \"arena_bytes\": " << r.arena_bytes << ",\n"
+        << "  \"bounded\": " << (r.bounded ? "true" : "false") << ",\n"
+        << "  \"" << (r.bounded ? "arena_bytes" : "arena_bytes_at_estimates") << "\": " << r.arena_bytes << ",\n"
         << "  \"plan_bytes\": " << r.plan_bytes << ",\n"
         << "  \"lower_bound\": " << r.lower_bound << ",\n"
         << "  \"ratio\": " << std::setprecision(6) << r.ratio() << ",\n"
-        << "  \"buffers_planned\": " << r.planned_count() << ",\n"
-        << "  \"buffers\": [";
+        << "  \"buffers_planned\": " << r.planned_count() << ",\n";
+    if (!r.bounded) {
+        out << "  \"representative\": [";
+        for (size_t i = 0; i < r.representative.size(); i++) {
+            const RepresentativeValue &v = r.representative[i];
+            out << (i ? ", " : "") << "{\"name\": " << json_string(v.name) << ", \"value\": " << v.value
+                << ", \"source\": " << json_string(v.source) << "}";
+        }
+        out << "],\n";
+    }
+    out << "  \"buffers\": [";
     for (size_t i = 0; i < r.buffers.size(); i++) {
         const BufferDecision &b = r.buffers[i];
         out << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(b.name) << ", \"kind\": " << json_string(b.kind)
             << ", \"planned\": " << (b.planned ? "true" : "false");
         if (b.planned) {
-            out << ", \"offset\": " << b.offset << ", \"worst_bytes\": " << b.worst_bytes << ", \"lifetime\": ["
-                << b.begin << ", " << b.end << "]";
+            out << ", \"offset\": " << b.offset << ", \"" << (b.bounded ? "worst_bytes" : "bytes_at_estimates")
+                << "\": " << b.planned_bytes << ", \"lifetime\": [" << b.begin << ", " << b.end << "]";
+            if (!b.bounded) {
+                out << ", \"sized_per_call_by\": [";
+                for (size_t k = 0; k < b.unbounded_by.size(); k++) {
+                    out << (k ? ", " : "") << json_string(b.unbounded_by[k]);
+                }
+                out << "]";
+            }
         }
         if (!b.size_expr.empty()) {
             out << ", \"size\": " << json_string(b.size_expr);
@@ -73,8 +91,38 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
 std::string plan_summary(const PassReport &r) {
     std::ostringstream o;
     o << "harena: " << r.pipeline_name << ": planned " << r.planned_count() << " of " << r.buffers.size()
-      << " buffers into " << r.arena_bytes << " bytes (lower bound " << r.lower_bound << ", ratio " << std::fixed
-      << std::setprecision(4) << r.ratio() << ")";
+      << " buffers into " << r.arena_bytes << " bytes" << (r.bounded ? "" : " at the representative sizes")
+      << " (lower bound " << r.lower_bound << ", ratio " << std::fixed << std::setprecision(4) << r.ratio() << ")";
+    if (r.bounded) {
+        return o.str();
+    }
+    // Names in first-seen order; a Func allocated in several places (loop
+    // partitions, specializations) is named once with its count.
+    std::vector<std::pair<std::string, int>> per_call;
+    int count = 0;
+    for (const BufferDecision &b : r.buffers) {
+        if (b.planned && !b.bounded) {
+            count++;
+            auto it = std::find_if(per_call.begin(), per_call.end(), [&](const auto &p) { return p.first == b.name; });
+            if (it == per_call.end()) {
+                per_call.emplace_back(b.name, 1);
+            } else {
+                it->second++;
+            }
+        }
+    }
+    o << "; no worst case: " << count << " sized per call (";
+    for (size_t i = 0; i < per_call.size(); i++) {
+        o << (i ? ", " : "") << per_call[i].first;
+        if (per_call[i].second > 1) {
+            o << " x" << per_call[i].second;
+        }
+    }
+    o << ") because nothing declares a maximum for ";
+    for (size_t i = 0; i < r.representative.size(); i++) {
+        const RepresentativeValue &v = r.representative[i];
+        o << (i ? ", " : "") << v.name << " (planned at " << v.source << ", " << v.value << ")";
+    }
     return o.str();
 }
 
@@ -84,10 +132,23 @@ std::string plan_header(const PassReport &r) {
         macro += std::isalnum((unsigned char)ch) ? (char)std::toupper((unsigned char)ch) : '_';
     }
     std::ostringstream o;
-    o << "// The arena plan of " << r.pipeline_name << ": pass an arena of at least this many bytes.\n"
-      << "#pragma once\n"
-      << "#define " << macro << "_ARENA_BYTES " << r.arena_bytes << "ull  // worst case over declared bounds\n"
-      << "#define " << macro << "_ARENA_LOWER_BOUND " << r.lower_bound << "ull\n"
+    o << "// The arena plan of " << r.pipeline_name << ".\n#pragma once\n";
+    if (r.bounded) {
+        o << "// Every size has a declared maximum: an arena of " << macro
+          << "_ARENA_BYTES holds any call within them.\n"
+          << "#define " << macro << "_ARENA_BOUNDED 1\n"
+          << "#define " << macro << "_ARENA_BYTES " << r.arena_bytes << "ull  // worst case over declared bounds\n";
+    } else {
+        o << "// Some sizes have no declared maximum, so there is no worst case: each call\n"
+          << "// needs the bytes of its own sizes (ask with harena::measure). At the\n"
+          << "// representative sizes the plan was made at it needs " << macro << "_ARENA_BYTES_AT_ESTIMATES:\n";
+        for (const RepresentativeValue &v : r.representative) {
+            o << "//   " << v.name << " = " << v.value << " (" << v.source << ")\n";
+        }
+        o << "#define " << macro << "_ARENA_BOUNDED 0\n"
+          << "#define " << macro << "_ARENA_BYTES_AT_ESTIMATES " << r.arena_bytes << "ull\n";
+    }
+    o << "#define " << macro << "_ARENA_LOWER_BOUND " << r.lower_bound << "ull  // of the plan's sizes\n"
       << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n"
       << "#define " << macro << "_ARENA_CAPTURABLE " << (r.capturable ? 1 : 0)
       << "  // one call captured as a CUDA graph replays it (harena/cuda.h)\n";

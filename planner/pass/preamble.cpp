@@ -233,6 +233,8 @@ Preamble read_preamble(const Stmt &s) {
     for (auto it = asserted.cbegin(); it != asserted.cend(); ++it) {
         p.bounds.push(it.name(), it.value());
     }
+    p.scalars = params.params;
+    p.lets = w.lets;
     for (const auto &[name, value] : w.lets) {
         Interval i = bounds_of_expr_in_scope(value, p.bounds);
         if (is_buffer_extent(name) && !i.has_lower_bound()) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace harena {
 
@@ -19,6 +20,19 @@ struct Preamble {
     // Their definitions, for tracing an unbounded size to the argument or
     // parameter that leaves it unbounded.
     std::map<std::string, Halide::Expr> definitions;
+    // The same lets in program order, and the scalar parameters the statement
+    // refers to: what representative bounds are recomputed from.
+    std::vector<std::pair<std::string, Halide::Expr>> lets;
+    std::map<std::string, Halide::Internal::Parameter> scalars;
+    // The bounds above with a representative value for every argument field
+    // and scalar parameter that has no declared bound (representative.h).
+    Halide::Internal::Scope<Halide::Internal::Interval> representative;
+    struct Assumption {
+        int64_t value = 0;
+        std::string source;  // where the value comes from, for messages
+    };
+    // The representative values taken, by name.
+    std::map<std::string, Assumption> assumed;
 };
 
 // Reads the preamble of `s`.

@@ -93,17 +93,21 @@ private:
         }
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     new_expr, free_function);
-        return with_size_check(c, alloc);
+        return with_size_check(c, it->second.bytes, alloc);
     }
 
-    // The slice holds the worst case; a size above it means the bounds the
-    // plan was made from were wrong, and must never reach a kernel.
-    static Stmt with_size_check(const Candidate &c, const Stmt &s) {
+    // The slice holds what the frame computed for this call. Where that is a
+    // bound derived over the loops, a size above it means the bound was
+    // wrong, and must never reach a kernel. Where it is the size itself the
+    // check could not fail, and is left out: it would only add code.
+    static Stmt with_size_check(const Candidate &c, const Expr &slice_bytes, const Stmt &s) {
+        if (!c.check_where_created) {
+            return s;
+        }
         Expr bytes = cast(UInt(64), c.size);
-        Expr worst = make_const(UInt(64), c.worst_bytes);
         Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                                {StringImm::make(c.name), bytes, worst}, Call::Extern);
-        return Block::make(AssertStmt::make(bytes <= worst, error), s);
+                                {StringImm::make(c.name), bytes, slice_bytes}, Call::Extern);
+        return Block::make(AssertStmt::make(bytes <= slice_bytes, error), s);
     }
 
     // The host part of a buffer on host and device is Halide's; its device
@@ -122,7 +126,8 @@ private:
             ScopedBinding<> bind(device_buffers, c.name);
             ScopedBinding<> both(host_and_device_buffers, c.name);
             Stmt body = mutate(op->body);
-            return with_size_check(c, LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
+            return with_size_check(c, it->second.bytes,
+                                   LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
         }
         if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));

@@ -9,6 +9,7 @@ namespace harena {
 struct Placement {
     const Candidate *candidate = nullptr;
     Halide::Expr offset;  // UInt(64) from the frame's base, computed where the frame opens
+    Halide::Expr bytes;   // UInt(64): the slice's bytes in this call, computed there too
 };
 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the

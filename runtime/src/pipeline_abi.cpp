@@ -4,6 +4,8 @@
 #include "arena.h"
 #include "errors.h"
 
+#include <cstdio>
+
 using namespace harena::detail;
 
 namespace {
@@ -27,6 +29,33 @@ int check_pipeline_arena(void *user_context, const char *pipeline) {
                             pipeline, user_context);
     }
     return HARENA_OK;
+}
+
+// worst_case_bytes 0: the pipeline has no compile-time worst case (sizes
+// without a declared maximum), so only this call's need can be quoted.
+int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, uint64_t worst_case_bytes) {
+    const uint64_t in_use = top_of(arena);
+    const uint64_t left = arena.capacity - in_use;
+    const uint64_t needed = in_use + round_up(bytes, arena.alignment);
+    char worst[96] = "";
+    char advice[200];
+    if (worst_case_bytes == 0) {
+        std::snprintf(advice, sizeof advice,
+                      "; it has no worst case (some sizes have no declared maximum): size the arena for each "
+                      "call's arguments (harena::measure) or let it grow (harena_options.grow)");
+    } else {
+        std::snprintf(worst, sizeof worst, " (%s in the worst case)", bytes_text(worst_case_bytes).text);
+        const uint64_t covering =
+            in_use + round_up(worst_case_bytes > bytes ? worst_case_bytes : bytes, arena.alignment);
+        std::snprintf(advice, sizeof advice, ", or %s to cover every run within its declared maxima",
+                      bytes_text(covering).text);
+    }
+    return report_error(&arena, HARENA_ERROR_OVERFLOW,
+                        "pipeline '%s' needs %s of arena for this run%s but arena %p has %s left of %s (%s in use "
+                        "by %u enclosing frame(s)); create the arena with at least %s%s",
+                        pipeline, bytes_text(bytes).text, worst, static_cast<void *>(&arena),
+                        bytes_text(left).text, bytes_text(arena.capacity).text, bytes_text(in_use).text,
+                        arena.depth.load(std::memory_order_relaxed), bytes_text(needed).text, advice);
 }
 
 }  // namespace
@@ -71,16 +100,7 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
     const uint64_t left = arena.capacity - in_use;
     if (bytes > left || round_up(bytes, arena.alignment) > left) {
         arena.overflows.fetch_add(1, std::memory_order_relaxed);
-        const uint64_t worst = worst_case_bytes > bytes ? worst_case_bytes : bytes;
-        return report_error(user_context, HARENA_ERROR_OVERFLOW,
-                            "pipeline '%s' needs %s of arena for this run (%s in the worst case) but arena %p has "
-                            "%s left of %s (%s in use by %u enclosing frame(s)); create the arena with at least %s, "
-                            "or %s to cover every run",
-                            pipeline, bytes_text(bytes).text, bytes_text(worst_case_bytes).text, user_context,
-                            bytes_text(left).text, bytes_text(arena.capacity).text, bytes_text(in_use).text,
-                            arena.depth.load(std::memory_order_relaxed),
-                            bytes_text(in_use + round_up(bytes, arena.alignment)).text,
-                            bytes_text(in_use + round_up(worst, arena.alignment)).text);
+        return report_overflow(arena, pipeline, bytes, worst_case_bytes);
     }
     if (int err = push_frame(arena, bytes, true, nullptr, "harena_pipeline_enter")) {
         return err;

@@ -1,5 +1,6 @@
 #pragma once
-// Every single-output test generator built for host-cuda (see generated_pipelines.h).
+// Every single-output test generator built for host-cuda (see generated_pipelines.h),
+// those that declare maxima and those that declare estimates only.
 #include "generated_pipelines.h"
 
 #include "e2e_chain_cuda_plain.h"
@@ -41,6 +42,12 @@
 #include "e2e_heap_in_kernel_cuda_plain.h"
 #include "e2e_heap_in_kernel_cuda_arena.h"
 #include "e2e_heap_in_kernel_cuda_arena.arena.h"
+#include "e2e_level_pyramid_cuda_plain.h"
+#include "e2e_level_pyramid_cuda_arena.h"
+#include "e2e_level_pyramid_cuda_arena.arena.h"
+#include "e2e_follow_input_cuda_plain.h"
+#include "e2e_follow_input_cuda_arena.h"
+#include "e2e_follow_input_cuda_arena.arena.h"
 
 const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"chain", e2e_chain_cuda_plain, e2e_chain_cuda_arena, E2E_CHAIN_CUDA_ARENA_ARENA_BYTES, E2E_CHAIN_CUDA_ARENA_ARENA_CAPTURABLE != 0},
@@ -56,4 +63,13 @@ const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"mixed_types", e2e_mixed_types_cuda_plain, e2e_mixed_types_cuda_arena, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_BYTES, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_CAPTURABLE != 0},
     {"host_and_device", e2e_host_and_device_cuda_plain, e2e_host_and_device_cuda_arena, E2E_HOST_AND_DEVICE_CUDA_ARENA_ARENA_BYTES, E2E_HOST_AND_DEVICE_CUDA_ARENA_ARENA_CAPTURABLE != 0},
     {"heap_in_kernel", e2e_heap_in_kernel_cuda_plain, e2e_heap_in_kernel_cuda_arena, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_BYTES, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_CAPTURABLE != 0},
+};
+
+static_assert(E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BOUNDED == 0);
+
+const harena_test::EstimatedPipeline kCudaEstimatedPipelines[] = {
+    {"level_pyramid", e2e_level_pyramid_cuda_plain, e2e_level_pyramid_cuda_arena,
+     E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BYTES_AT_ESTIMATES, 256, 4},
+    {"follow_input", e2e_follow_input_cuda_plain, e2e_follow_input_cuda_arena,
+     E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BYTES_AT_ESTIMATES, 256, 4},
 };

@@ -19,6 +19,18 @@ struct GeneratedPipeline {
     bool capturable = false;  // <NAME>_ARENA_CAPTURABLE: a CUDA graph of one call replays it
 };
 
+// A generator that declares estimates only (generators/level_pyramid.cpp,
+// follow_input.cpp): its plan has no worst case, and each call's arena bytes
+// follow the call's sizes. Its scalar argument has an estimate too.
+struct EstimatedPipeline {
+    const char *name;
+    PlainFn plain;
+    PlannedFn planned;
+    uint64_t bytes_at_estimates;  // <NAME>_ARENA_BYTES_AT_ESTIMATES
+    int extent_estimate;          // of every buffer dimension
+    int scalar_estimate;
+};
+
 // Largest output extent every generator declares (generators/common.h).
 constexpr int kMaxExtent = 512;
 // The scalar k's declared range.

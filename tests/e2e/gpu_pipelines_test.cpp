@@ -1,13 +1,15 @@
 // The test generators built for host-cuda, plain and planned, run on the GPU:
 // bit-identical output, and no device allocation reaches the driver during
 // planned runs (cuMemAlloc and cuMemFree are counted where Halide's CUDA
-// runtime looks them up, see tests/support/cuda_driver.h). Skips where no CUDA
-// device is usable.
+// runtime looks them up, see tests/support/cuda_driver.h); the generators that
+// declare estimates only, at sizes around them. Skips where no CUDA device is
+// usable.
 #include "cuda_driver.h"
 #include "cuda_pipeline_table.h"
 #include "pipeline_harness.h"
 
 #include "HalideRuntimeCuda.h"
+#include "harena/arena.hpp"
 
 #include <gtest/gtest.h>
 
@@ -61,6 +63,55 @@ TEST_P(GpuPipeline, MatchesUnplannedWithoutDriverAllocations) {
 }
 
 INSTANTIATE_TEST_SUITE_P(E2E, GpuPipeline, ::testing::ValuesIn(kCudaPipelines),
+                         [](const auto &info) { return std::string(info.param.name); });
+
+class GpuEstimatedPipeline : public ::testing::TestWithParam<EstimatedPipeline> {
+protected:
+    void SetUp() override {
+        if (!cuda_usable()) {
+            GTEST_SKIP() << "no usable CUDA device";
+        }
+    }
+};
+
+// Below, at and at twice the estimates, each in an arena of what the call
+// measures, three calls on the same buffers with new input each call.
+TEST_P(GpuEstimatedPipeline, MatchesUnplannedAtEverySizeWithoutDriverAllocations) {
+    const EstimatedPipeline &p = GetParam();
+    const halide_device_interface_t *cuda = halide_cuda_device_interface();
+    const int e = p.extent_estimate, s = p.scalar_estimate;
+    struct Size {
+        int w, h, scalar;
+    };
+    for (Size z : {Size{e * 2 / 5, e / 4 + 3, s / 2}, Size{e, e, s}, Size{2 * e, 2 * e, 2 * s}}) {
+        Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
+        fill_random(in, 1);
+        ASSERT_EQ(in.copy_to_device(cuda), 0);
+        ASSERT_EQ(got.device_malloc(cuda), 0);
+        const uint64_t measured = harena::measure([&](void *uc) { return p.planned(uc, in, z.scalar, got); });
+        harena_arena *arena = nullptr;
+        ASSERT_EQ(harena_create(nullptr, cuda, (measured + 255) / 256 * 256, nullptr, &arena), 0) << harena_last_error();
+        for (int call = 0; call < 3; call++) {
+            fill_random(in, 1000 * call + z.w);
+            in.set_host_dirty();
+            ASSERT_EQ(p.plain(in, z.scalar, ref), 0) << p.name << ": " << last_error();
+            ref.copy_to_host();
+            ASSERT_EQ(in.copy_to_device(cuda), 0);
+            reset_cuda_driver_counts();
+            ASSERT_EQ(p.planned(arena, in, z.scalar, got), 0) << p.name << ": " << last_error();
+            EXPECT_EQ(cuda_driver_counts().allocations, 0) << p.name << ": a device allocation reached the driver";
+            EXPECT_EQ(cuda_driver_counts().frees, 0) << p.name << ": a device free reached the driver";
+            got.copy_to_host();
+            EXPECT_EQ(first_difference(ref, got), "") << p.name << " at " << z.w << "x" << z.h << ", call " << call;
+        }
+        EXPECT_EQ(harena_destroy(arena), 0);
+        in.device_free();
+        ref.device_free();
+        got.device_free();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(E2E, GpuEstimatedPipeline, ::testing::ValuesIn(kCudaEstimatedPipelines),
                          [](const auto &info) { return std::string(info.param.name); });
 
 }  // namespace

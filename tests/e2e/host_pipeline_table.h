@@ -1,5 +1,6 @@
 #pragma once
-// Every single-output test generator built for the host (see generated_pipelines.h).
+// Every single-output test generator built for the host (see generated_pipelines.h),
+// those that declare maxima and those that declare estimates only.
 #include "generated_pipelines.h"
 
 #include "e2e_chain_plain.h"
@@ -41,6 +42,12 @@
 #include "e2e_heap_in_kernel_plain.h"
 #include "e2e_heap_in_kernel_arena.h"
 #include "e2e_heap_in_kernel_arena.arena.h"
+#include "e2e_level_pyramid_plain.h"
+#include "e2e_level_pyramid_arena.h"
+#include "e2e_level_pyramid_arena.arena.h"
+#include "e2e_follow_input_plain.h"
+#include "e2e_follow_input_arena.h"
+#include "e2e_follow_input_arena.arena.h"
 
 const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"chain", e2e_chain_plain, e2e_chain_arena, E2E_CHAIN_ARENA_ARENA_BYTES},
@@ -56,4 +63,19 @@ const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"mixed_types", e2e_mixed_types_plain, e2e_mixed_types_arena, E2E_MIXED_TYPES_ARENA_ARENA_BYTES},
     {"host_and_device", e2e_host_and_device_plain, e2e_host_and_device_arena, E2E_HOST_AND_DEVICE_ARENA_ARENA_BYTES},
     {"heap_in_kernel", e2e_heap_in_kernel_plain, e2e_heap_in_kernel_arena, E2E_HEAP_IN_KERNEL_ARENA_ARENA_BYTES},
+};
+
+// Estimates only: no worst case, so the header gives none.
+static_assert(E2E_LEVEL_PYRAMID_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_ARENA_ARENA_BOUNDED == 0);
+#if defined(E2E_LEVEL_PYRAMID_ARENA_ARENA_BYTES) || defined(E2E_FOLLOW_INPUT_ARENA_ARENA_BYTES)
+#error "a pipeline without a worst case must not define <NAME>_ARENA_BYTES"
+#endif
+
+// Both generators estimate 256 x 256 buffers; level_pyramid 4 levels,
+// follow_input k = 4.
+const harena_test::EstimatedPipeline kHostEstimatedPipelines[] = {
+    {"level_pyramid", e2e_level_pyramid_plain, e2e_level_pyramid_arena, E2E_LEVEL_PYRAMID_ARENA_ARENA_BYTES_AT_ESTIMATES,
+     256, 4},
+    {"follow_input", e2e_follow_input_plain, e2e_follow_input_arena, E2E_FOLLOW_INPUT_ARENA_ARENA_BYTES_AT_ESTIMATES,
+     256, 4},
 };

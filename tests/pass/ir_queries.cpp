@@ -1,6 +1,8 @@
 #include "ir_queries.h"
 
 #include <sstream>
+#include <stdexcept>
+#include <vector>
 
 namespace harena_test {
 
@@ -39,7 +41,97 @@ public:
     }
 };
 
+// The lets around the entry call, in order (the frame's and those of the
+// preamble they may name), and the entry call.
+class FrameParts : public IRVisitor {
+public:
+    std::vector<std::pair<std::string, Expr>> lets;
+    const Call *enter = nullptr;
+    using IRVisitor::visit;
+    void visit(const LetStmt *op) override {
+        if (!enter) {
+            lets.emplace_back(op->name, op->value);
+        }
+        IRVisitor::visit(op);
+    }
+    void visit(const Call *op) override {
+        if (op->name == "harena_pipeline_enter" && !enter) {
+            enter = op;
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::string &what) {
+    for (const auto &[name, value] : known) {
+        e = substitute(name, value, e);
+    }
+    e = simplify(e);
+    const uint64_t *u = as_const_uint(e);
+    if (!u) {
+        std::ostringstream msg;
+        msg << what << " does not fold to a constant: " << e;
+        throw std::runtime_error(msg.str());
+    }
+    return *u;
+}
+
 }  // namespace
+
+Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values) {
+    FrameParts parts;
+    s.accept(&parts);
+    if (!parts.enter || parts.enter->args.size() != 6) {  // user_context, name, interface, bytes, worst case, traits
+        throw std::runtime_error("no harena_pipeline_enter call");
+    }
+    std::map<std::string, Expr> known = values;
+    Frame f;
+    for (const auto &[name, value] : parts.lets) {
+        if (name.rfind("harena.size.", 0) == 0 || name.rfind("harena.offset.", 0) == 0) {
+            f.lets[name] = fold(value, known, name);
+            known[name] = make_const(UInt(64), f.lets[name]);
+        } else if (!values.count(name) && name.rfind("harena.", 0) != 0) {
+            // The preamble's own lets, in terms of the given values.
+            Expr e = value;
+            for (const auto &[n, v] : known) {
+                e = substitute(n, v, e);
+            }
+            known[name] = simplify(e);
+        }
+    }
+    f.needed = fold(parts.enter->args[3], known, "the bytes needed");
+    f.worst_case = fold(parts.enter->args[4], known, "the worst case");
+    f.known = known;
+    return f;
+}
+
+int64_t Frame::evaluate(const Expr &e, const std::map<std::string, Expr> &more) const {
+    std::map<std::string, Expr> all = known;
+    for (const auto &[name, value] : more) {
+        all[name] = value;
+    }
+    return (int64_t)fold(cast(UInt(64), e), all, "the expression");
+}
+
+Expr checked_bytes(const Stmt &s, const std::string &buffer) {
+    class Find : public IRVisitor {
+    public:
+        std::string buffer;
+        Expr found;
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            const StringImm *name = op->args.empty() ? nullptr : op->args[0].as<StringImm>();
+            if (!found.defined() && op->name == "halide_error_buffer_allocation_too_large" && name &&
+                name->value == buffer && op->args.size() == 3) {
+                found = op->args[1];
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.buffer = buffer;
+    s.accept(&find);
+    return find.found;
+}
 
 int count_calls(const Stmt &s, const std::string &function) {
     Calls c;

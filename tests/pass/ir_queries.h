@@ -2,6 +2,8 @@
 // Questions the pass tests ask of a statement.
 #include "Halide.h"
 
+#include <cstdint>
+#include <map>
 #include <string>
 
 namespace harena_test {
@@ -17,5 +19,27 @@ const Halide::Internal::Allocate *find_allocate(const Halide::Internal::Stmt &s,
 
 // Statement text, for messages and substring checks.
 std::string text_of(const Halide::Internal::Stmt &s);
+
+// The frame a planned statement opens, evaluated for one call: the values of
+// its harena.size.<i> and harena.offset.<i> lets and the two byte counts it
+// passes to harena_pipeline_enter, with `values` (by variable name) for the
+// pipeline's arguments and argument fields (out.extent.0), the preamble's
+// other lets computed from them. Throws std::runtime_error if something does
+// not fold to a constant.
+struct Frame {
+    std::map<std::string, uint64_t> lets;
+    uint64_t needed = 0, worst_case = 0;
+    std::map<std::string, Halide::Expr> known;  // every name above, folded
+    [[nodiscard]] uint64_t size(int i) const { return lets.at("harena.size." + std::to_string(i)); }
+    [[nodiscard]] uint64_t offset(int i) const { return lets.at("harena.offset." + std::to_string(i)); }
+    // `e` (of an unsigned or signed integer type) in this call, with `more`
+    // (loop variables, say) on top.
+    [[nodiscard]] int64_t evaluate(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &more = {}) const;
+};
+Frame evaluate_frame(const Halide::Internal::Stmt &s, const std::map<std::string, Halide::Expr> &values);
+
+// The bytes the size check of planned buffer `buffer` computes where the
+// buffer is created (in terms of the loops around it); undefined if none.
+Halide::Expr checked_bytes(const Halide::Internal::Stmt &s, const std::string &buffer);
 
 }  // namespace harena_test

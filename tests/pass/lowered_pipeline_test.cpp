@@ -72,7 +72,7 @@ TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
         EXPECT_EQ(alloc->free_function, "halide_device_host_nop_free") << name;
     }
     // a is (256 + 1) x 129 floats at most, plus the read-past padding.
-    EXPECT_EQ(l.report.buffers[0].worst_bytes, (257u * 129u + 3u) * 4u);
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, (257u * 129u + 3u) * 4u);
     EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_enter"), 1);
 }
 
@@ -133,7 +133,7 @@ TEST(PassLowered, ParamMaximumBoundsTheSizes) {
     p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
     p.compile_to_module({input, k}, "wide", get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(l.report.planned_count(), 1);
-    EXPECT_EQ(l.report.buffers[0].worst_bytes, (100u * 50u + 3u) * 4u);
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, (100u * 50u + 3u) * 4u);
 }
 
 }  // namespace

@@ -67,6 +67,14 @@ TEST(RuntimePipelineAbi, OverflowNamesThePipelineAndTheSizes) {
     EXPECT_EQ(harena_pop(a.arena, user), HARENA_OK);
 }
 
+TEST(RuntimePipelineAbi, AnOverflowOfAPipelineWithoutAWorstCaseSaysHowToSizeTheArena) {
+    HostArena a(8192);
+    EXPECT_EQ(harena_pipeline_enter(a.arena, "level_pyramid", nullptr, 10000, 0, 0), HARENA_ERROR_OVERFLOW);
+    EXPECT_TRUE(last_error_mentions({"pipeline 'level_pyramid'", "needs 10000 bytes", "no worst case",
+                                     "harena::measure", "harena_options.grow"}));
+    EXPECT_FALSE(last_error_mentions({"cover every run"}));
+}
+
 TEST(RuntimePipelineAbi, TheUserContextMustBeALiveArena) {
     EXPECT_EQ(harena_pipeline_enter(nullptr, "p", nullptr, 10, 10, 0), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "NULL user_context"}));

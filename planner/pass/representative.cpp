@@ -1,0 +1,151 @@
+#include "representative.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+bool has_const_max(const Interval &i) {
+    return i.has_upper_bound() && as_const_int(simplify(i.max));
+}
+
+bool has_const_min(const Interval &i) {
+    return i.has_lower_bound() && as_const_int(simplify(i.min));
+}
+
+// The tighter of two bounds on the same name; either side may be unbounded.
+Interval intersect(const Interval &a, const Interval &b) {
+    Interval out = a;
+    if (b.has_lower_bound()) {
+        out.min = a.has_lower_bound() ? simplify(max(a.min, b.min)) : b.min;
+    }
+    if (b.has_upper_bound()) {
+        out.max = a.has_upper_bound() ? simplify(min(a.max, b.max)) : b.max;
+    }
+    return out;
+}
+
+// A buffer argument's field as the preamble reads it:
+// `let input.extent.0 = _halide_buffer_get_extent(input.buffer, 0)`.
+struct ArgumentField {
+    Parameter param;
+    bool extent = false;  // else the min
+    int dim = 0;
+};
+
+bool argument_field(const Expr &value, ArgumentField &out) {
+    const Call *c = value.as<Call>();
+    if (!c || (c->name != Call::buffer_get_extent && c->name != Call::buffer_get_min) || c->args.size() != 2) {
+        return false;
+    }
+    const Variable *buffer = c->args[0].as<Variable>();
+    const int64_t *dim = as_const_int(c->args[1]);
+    if (!buffer || !buffer->param.defined() || !buffer->param.is_buffer() || !dim) {
+        return false;
+    }
+    out.param = buffer->param;
+    out.extent = c->name == Call::buffer_get_extent;
+    out.dim = (int)*dim;
+    return true;
+}
+
+class Chooser {
+public:
+    Chooser(Preamble &p, int64_t nominal) : p(p), nominal(nominal) {}
+
+    void scalar(const std::string &name, const Parameter &param) {
+        Interval declared = p.bounds.contains(name) ? p.bounds.get(name) : Interval::everything();
+        const Type t = param.type();
+        if ((has_const_max(declared) && has_const_min(declared)) || !(t.is_int() || t.is_uint())) {
+            p.representative.push(name, declared);
+            return;
+        }
+        const int64_t *estimate = param.estimate().defined() ? as_const_int(param.estimate()) : nullptr;
+        int64_t value = estimate ? *estimate : nominal;
+        Preamble::Assumption why{value, estimate ? "its estimate" : "the nominal value (harena.nominal_extent)"};
+        p.representative.push(name, fill(name, declared, value, t, why));
+    }
+
+    void let(const std::string &name, const Expr &value) {
+        Interval i = bounds_of_expr_in_scope(value, p.representative);
+        i = intersect(i, p.bounds.contains(name) ? p.bounds.get(name) : Interval::everything());
+        ArgumentField field;
+        if ((!has_const_max(i) || !has_const_min(i)) && argument_field(value, field)) {
+            i = field.extent ? extent(name, field, i) : min_of(name, field, i);
+        }
+        p.representative.push(name, i);
+    }
+
+private:
+    Preamble &p;
+    int64_t nominal;
+
+    Interval extent(const std::string &name, const ArgumentField &f, Interval i) {
+        if (!has_const_min(i)) {
+            i.min = make_zero(Int(32));  // a halide_buffer_t never has a negative extent
+        }
+        Expr e = f.param.extent_constraint_estimate(f.dim);
+        const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
+        int64_t value = estimate ? *estimate : nominal;
+        return fill(name, i, value, Int(32),
+                    {value, estimate ? "its estimate" : "the nominal extent (harena.nominal_extent)"});
+    }
+
+    Interval min_of(const std::string &name, const ArgumentField &f, const Interval &i) {
+        Expr e = f.param.min_constraint_estimate(f.dim);
+        const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
+        int64_t value = estimate ? *estimate : 0;
+        return fill(name, i, value, Int(32), {value, estimate ? "its estimate" : "0, no estimate"});
+    }
+
+    // Takes `value` for each side `declared` leaves open, within the side
+    // that is declared, and records the assumption.
+    Interval fill(const std::string &name, Interval declared, int64_t value, Type t,
+                  const Preamble::Assumption &why) {
+        if (has_const_min(declared)) {
+            value = std::max(value, *as_const_int(simplify(declared.min)));
+        }
+        if (has_const_max(declared)) {
+            value = std::min(value, *as_const_int(simplify(declared.max)));
+        }
+        Expr v = make_const(t, value);
+        if (!has_const_min(declared)) {
+            declared.min = v;
+        }
+        if (!has_const_max(declared)) {
+            declared.max = v;
+            p.assumed[name] = Preamble::Assumption{value, why.source};
+        }
+        return declared;
+    }
+};
+
+}  // namespace
+
+void choose_representative_values(Preamble &p, int64_t nominal_extent) {
+    Chooser choose(p, nominal_extent);
+    // Scalars and asserted names first: the lets are computed from them.
+    std::set<std::string> let_names;
+    for (const auto &[name, value] : p.lets) {
+        let_names.insert(name);
+    }
+    for (auto it = p.bounds.cbegin(); it != p.bounds.cend(); ++it) {
+        if (!let_names.count(it.name()) && !p.scalars.count(it.name())) {
+            p.representative.push(it.name(), it.value());
+        }
+    }
+    for (const auto &[name, param] : p.scalars) {
+        choose.scalar(name, param);
+    }
+    for (const auto &[name, value] : p.lets) {
+        choose.let(name, value);
+    }
+}
+
+}  // namespace harena

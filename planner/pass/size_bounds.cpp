@@ -1,0 +1,188 @@
+#include "size_bounds.h"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+const int64_t *const_upper(const Interval &i) {
+    return i.has_upper_bound() ? as_const_int(simplify(i.max)) : nullptr;
+}
+
+// The loops' variables in `s`, outermost first, each bounded in terms of
+// what lies outside all the loops.
+void push_loops(Scope<Interval> &s, const std::vector<LoopRange> &loops) {
+    for (const LoopRange &l : loops) {
+        Interval lo = bounds_of_expr_in_scope(l.min, s);
+        Interval hi = bounds_of_expr_in_scope(l.max, s);
+        s.push(l.var, Interval(lo.min, hi.max));
+    }
+}
+
+std::optional<uint64_t> constant_upper_bound(const Expr &e, const std::vector<LoopRange> &loops,
+                                             const Scope<Interval> &outside) {
+    Scope<Interval> s;
+    s.set_containing_scope(&outside);
+    push_loops(s, loops);
+    if (const int64_t *hi = const_upper(bounds_of_expr_in_scope(e, s))) {
+        return (uint64_t)std::max<int64_t>(*hi, 0);
+    }
+    return std::nullopt;
+}
+
+std::string shortened(const Expr &e) {
+    std::ostringstream o;
+    o << e;
+    std::string text = o.str();
+    return text.size() > 240 ? text.substr(0, 240) + "..." : text;
+}
+
+}  // namespace
+
+bool evaluable_at_entry(const Expr &e, const Preamble &preamble) {
+    class Names : public IRVisitor {
+    public:
+        const Preamble &p;
+        std::set<std::string> local;  // bound by a Let inside the expression
+        bool ok = true;
+        explicit Names(const Preamble &p) : p(p) {}
+        using IRVisitor::visit;
+        void visit(const Let *op) override {
+            local.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const Variable *op) override {
+            ok &= op->param.defined() || p.visible.count(op->name) > 0 || local.count(op->name) > 0;
+        }
+        void visit(const Load *op) override {
+            ok = false;
+            IRVisitor::visit(op);
+        }
+        void visit(const Call *op) override {
+            ok &= op->is_pure();
+            IRVisitor::visit(op);
+        }
+    } names(preamble);
+    e.accept(&names);
+    return names.ok;
+}
+
+SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, const Preamble &preamble) {
+    SizeBounds b;
+    b.worst = constant_upper_bound(size, loops, preamble.bounds);
+    if (evaluable_at_entry(size, preamble)) {
+        b.per_call = size;
+        b.exact = true;
+    } else {
+        // Over the loops with their bounds kept symbolic: what remains names
+        // only what the frame can see, unless a bound was computed inside.
+        Scope<Interval> loop_scope;
+        push_loops(loop_scope, loops);
+        Interval i = bounds_of_expr_in_scope(size, loop_scope);
+        if (i.has_upper_bound()) {
+            Expr hi = simplify(i.max);
+            if (evaluable_at_entry(hi, preamble)) {
+                b.per_call = hi;
+            }
+        }
+    }
+    // The layout is chosen at the bytes each call would need at the
+    // representative values, so that measuring a call there gives the same.
+    b.representative = b.per_call.defined() ? constant_upper_bound(b.per_call, {}, preamble.representative)
+                                            : constant_upper_bound(size, loops, preamble.representative);
+    return b;
+}
+
+std::vector<std::string> unbounded_names(const Expr &e, const std::vector<LoopRange> &loops,
+                                         const Preamble &preamble) {
+    class Vars : public IRVisitor {
+    public:
+        std::vector<std::string> names;
+        std::set<std::string> local;  // bound by a Let inside the expression
+        using IRVisitor::visit;
+        void visit(const Let *op) override {
+            local.insert(op->name);
+            IRVisitor::visit(op);
+        }
+        void visit(const Variable *op) override {
+            if (std::find(names.begin(), names.end(), op->name) == names.end()) {
+                names.push_back(op->name);
+            }
+        }
+    };
+    Scope<Interval> loop_scope;
+    push_loops(loop_scope, loops);
+    std::vector<std::string> out;
+    std::set<std::string> seen;
+    std::vector<Expr> work{e};
+    while (!work.empty()) {
+        Vars vars;
+        work.back().accept(&vars);
+        work.pop_back();
+        for (const std::string &n : vars.names) {
+            if (vars.local.count(n) || !seen.insert(n).second) {
+                continue;
+            }
+            if (loop_scope.contains(n)) {
+                // A loop variable: what its bounds depend on.
+                const Interval &i = loop_scope.get(n);
+                for (const Expr &side : {i.min, i.max}) {
+                    if (side.defined() && !side.same_as(Interval::neg_inf()) && !side.same_as(Interval::pos_inf())) {
+                        work.push_back(side);
+                    }
+                }
+                continue;
+            }
+            if (preamble.bounds.contains(n) && const_upper(preamble.bounds.get(n))) {
+                continue;
+            }
+            auto def = preamble.definitions.find(n);
+            if (def != preamble.definitions.end() && !def->second.as<Call>()) {
+                work.push_back(def->second);
+            } else {
+                out.push_back(n);
+            }
+        }
+    }
+    return out;
+}
+
+std::string unbounded_message(const std::string &buffer, const Expr &size, const std::vector<Expr> &extents,
+                              const std::vector<LoopRange> &loops, const Preamble &preamble) {
+    std::ostringstream msg;
+    msg << "harena: cannot bound the size of buffer '" << buffer << "' (" << shortened(size)
+        << " bytes) at compile time";
+    for (size_t d = 0; d < extents.size(); d++) {
+        if (constant_upper_bound(extents[d], loops, preamble.bounds)) {
+            continue;
+        }
+        std::string extent_text = shortened(extents[d]);
+        msg << ": dimension " << d << " has extent " << extent_text;
+        if (extent_text.find("_halide_buffer_get_") != std::string::npos) {
+            msg << "; it depends on the region an extern stage asks for in its bounds query, which is "
+                   "known only at run time: give the producer fixed bounds with Func::bound()";
+        }
+        std::vector<std::string> free = unbounded_names(extents[d], loops, preamble);
+        if (!free.empty()) {
+            msg << ", and nothing bounds";
+            for (size_t k = 0; k < free.size(); k++) {
+                msg << (k ? ", " : " ") << "'" << free[k] << "'";
+            }
+        }
+        break;
+    }
+    msg << ". Declare a maximum for it in the generator: a range on the scalar "
+           "Input/Param (Input<int> k{\"k\", 16, 1, 8192}), set_bounds/set_extent on a buffer "
+           "dimension, or add_requirement(output.dim(d).extent() <= N) "
+           "(harena::extent_at_most in harena/bounds.h); or give one when building it, with "
+           "harena.max.<scalar>=N or harena.max.<buffer>.<dim>=N.";
+    return msg.str();
+}
+
+}  // namespace harena
