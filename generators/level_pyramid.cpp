@@ -55,7 +55,9 @@ public:
         }
         output_stage(output, get_target(), x, y);
         if (gpu) {
-            output.update().gpu_tile(x, y, xo_, yo_, xi_, yi_, 16, 16);
+            // Guarded: an update cannot shift its last tile inwards, and sizes
+            // below the estimates need not be multiples of the tile.
+            output.update().gpu_tile(x, y, xo_, yo_, xi_, yi_, 16, 16, TailStrategy::GuardWithIf);
         }
     }
 

@@ -88,7 +88,13 @@ TEST_P(GpuEstimatedPipeline, MatchesUnplannedAtEverySizeWithoutDriverAllocations
         fill_random(in, 1);
         ASSERT_EQ(in.copy_to_device(cuda), 0);
         ASSERT_EQ(got.device_malloc(cuda), 0);
-        const uint64_t measured = harena::measure([&](void *uc) { return p.planned(uc, in, z.scalar, got); });
+        uint64_t measured = 0;
+        try {
+            measured = harena::measure([&](void *uc) { return p.planned(uc, in, z.scalar, got); });
+        } catch (const std::exception &error) {
+            FAIL() << p.name << " at " << z.w << "x" << z.h << ": measuring failed: " << error.what() << " "
+                   << last_error();
+        }
         harena_arena *arena = nullptr;
         ASSERT_EQ(harena_create(nullptr, cuda, (measured + 255) / 256 * 256, nullptr, &arena), 0) << harena_last_error();
         for (int call = 0; call < 3; call++) {
