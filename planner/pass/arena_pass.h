@@ -65,7 +65,7 @@ struct BufferDecision {
 // A value the plan was made at for a name without a declared maximum.
 struct RepresentativeValue {
     std::string name;    // an argument field (output.extent.0) or a scalar
-    int64_t value = 0;
+    double value = 0;    // an integer but for floating-point scalars
     std::string source;  // "its estimate", "the nominal extent ...", ...
 };
 

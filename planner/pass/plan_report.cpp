@@ -1,5 +1,7 @@
 #include "plan_report.h"
 
+#include <cstdio>
+
 #include "solver/csv.h"
 #include "solver/svg.h"
 
@@ -12,6 +14,17 @@
 namespace harena {
 
 namespace {
+
+// A representative value as a person writes it: integers without a fraction.
+std::string number(double v) {
+    char text[32];
+    if (v == static_cast<double>(static_cast<int64_t>(v))) {
+        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
+    } else {
+        std::snprintf(text, sizeof text, "%g", v);
+    }
+    return text;
+}
 
 std::string json_string(const std::string &s) {
     std::ostringstream o;
@@ -56,7 +69,7 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
         out << "  \"representative\": [";
         for (size_t i = 0; i < r.representative.size(); i++) {
             const RepresentativeValue &v = r.representative[i];
-            out << (i ? ", " : "") << "{\"name\": " << json_string(v.name) << ", \"value\": " << v.value
+            out << (i ? ", " : "") << "{\"name\": " << json_string(v.name) << ", \"value\": " << number(v.value)
                 << ", \"source\": " << json_string(v.source) << "}";
         }
         out << "],\n";
@@ -121,7 +134,7 @@ std::string plan_summary(const PassReport &r) {
     o << ") because nothing declares a maximum for ";
     for (size_t i = 0; i < r.representative.size(); i++) {
         const RepresentativeValue &v = r.representative[i];
-        o << (i ? ", " : "") << v.name << " (planned at " << v.source << ", " << v.value << ")";
+        o << (i ? ", " : "") << v.name << " (planned at " << v.source << ", " << number(v.value) << ")";
     }
     return o.str();
 }
@@ -143,7 +156,7 @@ std::string plan_header(const PassReport &r) {
           << "// needs the bytes of its own sizes (ask with harena::measure). At the\n"
           << "// representative sizes the plan was made at it needs " << macro << "_ARENA_BYTES_AT_ESTIMATES:\n";
         for (const RepresentativeValue &v : r.representative) {
-            o << "//   " << v.name << " = " << v.value << " (" << v.source << ")\n";
+            o << "//   " << v.name << " = " << number(v.value) << " (" << v.source << ")\n";
         }
         o << "#define " << macro << "_ARENA_BOUNDED 0\n"
           << "#define " << macro << "_ARENA_BYTES_AT_ESTIMATES " << r.arena_bytes << "ull\n";

@@ -62,13 +62,17 @@ public:
     void scalar(const std::string &name, const Parameter &param) {
         Interval declared = p.bounds.contains(name) ? p.bounds.get(name) : Interval::everything();
         const Type t = param.type();
+        if (t.is_float()) {
+            float_scalar(name, param, declared);
+            return;
+        }
         if ((has_const_max(declared) && has_const_min(declared)) || !(t.is_int() || t.is_uint())) {
             p.representative.push(name, declared);
             return;
         }
         const int64_t *estimate = param.estimate().defined() ? as_const_int(param.estimate()) : nullptr;
         int64_t value = estimate ? *estimate : nominal;
-        Preamble::Assumption why{value, estimate ? "its estimate" : "the nominal value (harena.nominal_extent)"};
+        Preamble::Assumption why{static_cast<double>(value), estimate ? "its estimate" : "the nominal value (harena.nominal_extent)"};
         p.representative.push(name, fill(name, declared, value, t, why));
     }
 
@@ -86,6 +90,25 @@ private:
     Preamble &p;
     int64_t nominal;
 
+    // A floating-point scalar sizes buffers through a conversion (a bilateral
+    // grid's depth is 1 / r_sigma): its estimate, where it has one, stands
+    // for the sides its declared range leaves open.
+    void float_scalar(const std::string &name, const Parameter &param, Interval declared) {
+        const double *estimate = param.estimate().defined() ? as_const_float(param.estimate()) : nullptr;
+        const bool open = !declared.has_lower_bound() || !declared.has_upper_bound();
+        if (estimate != nullptr && open) {
+            Expr v = make_const(param.type(), *estimate);
+            if (!declared.has_lower_bound()) {
+                declared.min = v;
+            }
+            if (!declared.has_upper_bound()) {
+                declared.max = v;
+            }
+            p.assumed[name] = Preamble::Assumption{*estimate, "its estimate"};
+        }
+        p.representative.push(name, declared);
+    }
+
     Interval extent(const std::string &name, const ArgumentField &f, Interval i) {
         if (!has_const_min(i)) {
             i.min = make_zero(Int(32));  // a halide_buffer_t never has a negative extent
@@ -94,14 +117,14 @@ private:
         const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
         int64_t value = estimate ? *estimate : nominal;
         return fill(name, i, value, Int(32),
-                    {value, estimate ? "its estimate" : "the nominal extent (harena.nominal_extent)"});
+                    {static_cast<double>(value), estimate ? "its estimate" : "the nominal extent (harena.nominal_extent)"});
     }
 
     Interval min_of(const std::string &name, const ArgumentField &f, const Interval &i) {
         Expr e = f.param.min_constraint_estimate(f.dim);
         const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
         int64_t value = estimate ? *estimate : 0;
-        return fill(name, i, value, Int(32), {value, estimate ? "its estimate" : "0, no estimate"});
+        return fill(name, i, value, Int(32), {static_cast<double>(value), estimate ? "its estimate" : "0, no estimate"});
     }
 
     // Takes `value` for each side `declared` leaves open, within the side
@@ -120,7 +143,7 @@ private:
         }
         if (!has_const_max(declared)) {
             declared.max = v;
-            p.assumed[name] = Preamble::Assumption{value, why.source};
+            p.assumed[name] = Preamble::Assumption{static_cast<double>(value), why.source};
         }
         return declared;
     }

@@ -86,11 +86,40 @@ TEST(PassLoweredEstimates, OutputEstimatesGiveThePlansSizes) {
     EXPECT_EQ(decision(l.report, c.a.name()).planned_bytes, (301u * 201u + 3u) * 4u);
     std::vector<std::string> names;
     for (const harena::RepresentativeValue &v : l.report.representative) {
-        names.push_back(v.name + "=" + std::to_string(v.value));
+        names.push_back(v.name + "=" + std::to_string(static_cast<int64_t>(v.value)));
     }
     EXPECT_NE(std::find(names.begin(), names.end(), c.out.name() + ".extent.0=300"), names.end());
     EXPECT_NE(std::find(names.begin(), names.end(), c.out.name() + ".extent.1=200"), names.end());
     EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_enter"), 1);
+}
+
+// A grid whose depth follows a floating-point scalar, as a bilateral grid's
+// follows 1 / r_sigma: the scalar's estimate is its representative value.
+TEST(PassLoweredEstimates, AFloatScalarsEstimateSizesWhatDependsOnIt) {
+    ImageParam input(Float(32), 1, "input");
+    Param<float> r("r");
+    r.set_estimate(0.25f);
+    Func grid("grid"), out("out");
+    Var x("x"), z("z");
+    grid(x, z) = input(x) * cast<float>(z);
+    RDom d(0, cast<int>(1.0f / r));
+    out(x) = sum(grid(x, d));
+    grid.compute_root();
+    out.output_buffer().set_estimates({{0, 100}});
+    Pipeline p(out);
+    Lowered l;
+    harena::PassOptions o;
+    o.trace = 0;
+    p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
+    p.compile_to_module({input, r}, "grid", get_host_target().with_feature(Target::UserContext));
+    ASSERT_EQ(l.report.planned_count(), 1);
+    // 100 x 4 floats at the estimates, plus the read-past padding.
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, (100u * 4u + 3u) * 4u);
+    bool found = false;
+    for (const harena::RepresentativeValue &v : l.report.representative) {
+        found |= v.name == "r" && v.value == 0.25;
+    }
+    EXPECT_TRUE(found);
 }
 
 TEST(PassLoweredEstimates, RequiringBoundsRefusesTheBuildNamingTheExtent) {
