@@ -2,6 +2,7 @@
 
 #include "HalideRuntimeCuda.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -81,6 +82,15 @@ std::vector<float> DeviceView::read() const {
     host.set_device_dirty(true);
     check(halide_copy_to_host(nullptr, &host), "halide_copy_to_host");
     return values;
+}
+
+void DeviceView::poison() {
+    std::vector<float> values(bytes() / sizeof(float), std::nanf(""));
+    halide_buffer_t host = buf_;
+    host.host = reinterpret_cast<uint8_t *>(values.data());
+    host.flags = 0;
+    host.set_host_dirty(true);
+    check(halide_copy_to_device(nullptr, &host, buf_.device_interface), "halide_copy_to_device");
 }
 
 }  // namespace bench

@@ -49,6 +49,9 @@ public:
 
     // The elements, copied to the host (the view must be dense).
     [[nodiscard]] std::vector<float> read() const;
+    // Every element set to a NaN (the view must be dense): an output check
+    // after this cannot pass on what an earlier run left there.
+    void poison();
 
 private:
     halide_buffer_t buf_{};

@@ -1,13 +1,14 @@
 // harena-gpu-bench: every app pipeline, at two or more sizes (and with the
-// size changing on every run for variable_k and pyramid), timed under six
-// allocation regimes in one process, the whole suite repeated. Prints the
-// table last; writes <out>/<app>.csv and <out>/<app>.svg. See README.md.
-//   harena-gpu-bench [--repeats N] [--out DIR] [--seconds S] [--only APP]
+// size changing from run to run for variable_k and pyramid), timed under
+// seven regimes in one process, the whole suite repeated. Prints the table
+// last; writes <out>/<app>.csv and <out>/<app>.svg. See README.md.
+//   harena-gpu-bench [--repeats N] [--out DIR] [--seconds S] [--only APP[,APP...]]
 #include "driver.h"
 #include "measure.h"
 #include "report.h"
 #include "workloads.h"
 
+#include "harena/cuda.h"
 #include "harena/runtime.h"
 
 #include <algorithm>
@@ -19,6 +20,25 @@
 #include <vector>
 
 using namespace bench;
+
+namespace {
+
+void usage(std::FILE *to, const char *program) {
+    std::fprintf(to,
+                 "usage: %s [--repeats N] [--out DIR] [--seconds S-per-workload] [--only APP[,APP...]]\n"
+                 "  --repeats N   times the whole suite is measured (default 2)\n"
+                 "  --out DIR     where <app>.csv and <app>.svg go (default .)\n"
+                 "  --seconds S   time per workload and repeat (default 4; at least 9 rounds whatever it is)\n"
+                 "  --only APPS   only these apps' workloads, comma-separated (variable_k, pyramid, small_chain,\n"
+                 "                chain4)\n",
+                 program);
+}
+
+bool selected(const std::string &only, const std::string &app) {
+    return only.empty() || ("," + only + ",").find("," + app + ",") != std::string::npos;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
     int repeats = 2;
@@ -39,34 +59,50 @@ int main(int argc, char **argv) {
             settings.seconds_per_workload = std::atof(argv[++i]);
         } else if (i + 1 < argc && arg == "--only") {
             only = argv[++i];
+        } else if (arg == "--help" || arg == "-h") {
+            usage(stdout, argv[0]);
+            return 0;
         } else {
-            std::fprintf(stderr, "usage: %s [--repeats N] [--out DIR] [--seconds S-per-workload] [--only APP]\n",
-                         argv[0]);
+            usage(stderr, argv[0]);
             return 2;
         }
     }
     std::vector<WorkloadSpec> specs = workload_specs();
-    if (!only.empty()) {
-        specs.erase(std::remove_if(specs.begin(), specs.end(), [&](const WorkloadSpec &s) { return s.app != only; }),
-                    specs.end());
-        if (specs.empty()) {
-            std::fprintf(stderr, "%s: no workload of app '%s'; the apps are", argv[0], only.c_str());
-            std::string previous;
-            for (const WorkloadSpec &s : workload_specs()) {
-                if (s.app != previous) {
-                    std::fprintf(stderr, " %s", s.app.c_str());
-                }
-                previous = s.app;
+    std::vector<std::string> apps;
+    for (const WorkloadSpec &s : specs) {
+        if (std::find(apps.begin(), apps.end(), s.app) == apps.end()) {
+            apps.push_back(s.app);
+        }
+    }
+    for (size_t begin = 0; !only.empty() && begin <= only.size();) {
+        const size_t end = std::min(only.find(',', begin), only.size());
+        const std::string app = only.substr(begin, end - begin);
+        if (std::find(apps.begin(), apps.end(), app) == apps.end()) {
+            std::fprintf(stderr, "%s: no app '%s'; the apps are", argv[0], app.c_str());
+            for (const std::string &a : apps) {
+                std::fprintf(stderr, " %s", a.c_str());
             }
             std::fprintf(stderr, "\n");
             return 2;
         }
+        begin = end + 1;
     }
+    specs.erase(
+        std::remove_if(specs.begin(), specs.end(), [&](const WorkloadSpec &s) { return !selected(only, s.app); }),
+        specs.end());
     if (harena_cuda_device_count() == 0) {
         std::printf("no usable CUDA device\n");
         return 0;
     }
     if (!driver_init()) {
+        return 1;
+    }
+    // The graph regime's stream is handed to Halide through the runtime's
+    // CUDA hooks, which then answer every pipeline's context and stream
+    // questions. Installed before anything is timed, so that every regime
+    // pays for them alike.
+    if (harena_install_cuda_hooks() != 0) {
+        std::fprintf(stderr, "harena-gpu-bench: %s\n", harena_last_error());
         return 1;
     }
     const std::string device = device_description();
@@ -91,7 +127,9 @@ int main(int argc, char **argv) {
             r.app = specs[s].app;
             r.size = specs[s].size;
             r.varies = workload->varies;
+            r.distinct_sizes = workload->distinct_sizes;
             r.launch_bound = specs[s].launch_bound;
+            r.capturable = workload->app->capturable;
             r.arena_bytes = workload->app->arena_bytes;
             r.lower_bound = workload->app->lower_bound;
             r.repeats.push_back(measure(*workload, settings));
@@ -101,6 +139,10 @@ int main(int argc, char **argv) {
                             rep + 1, r.app.c_str(), r.size.c_str(), regime_name(m.regime), m.median_us,
                             m.ratio_to_ideal, m.allocations_per_run,
                             static_cast<double>(m.memory.held) / (1024.0 * 1024.0), output_check_name(m.output));
+                if (m.regime == Regime::arena_graph) {
+                    std::printf("[repeat %d] %-11s %-26s graph cache: %s\n", rep + 1, r.app.c_str(), r.size.c_str(),
+                                graph_stats_line(m).c_str());
+                }
             }
             std::fflush(stdout);
         }
@@ -108,6 +150,7 @@ int main(int argc, char **argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("\n%s, %d repeats in %.0f s\n", device.c_str(), repeats, seconds);
     print_table(results);
+    print_graph_stats(results);
     print_targets(results);
     write_files(results, out, device);
     return 0;

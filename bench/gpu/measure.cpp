@@ -14,13 +14,22 @@ using Clock = std::chrono::steady_clock;
 using Outputs = std::vector<std::vector<float>>;
 
 constexpr size_t kIdeal = kRegimeCount - 1;
+constexpr size_t kPlan = 4;
+constexpr size_t kGraph = 5;
 static_assert(kRegimes[kIdeal] == Regime::ideal, "the ideal is the last regime");
+static_assert(kRegimes[kPlan] == Regime::arena_plan && kRegimes[kGraph] == Regime::arena_graph,
+              "measure's indices follow kRegimes");
 
-// Runs every step once in `regime` and copies its output to the host.
+// Runs every step once in `regime` and copies its output to the host. The
+// output is poisoned first (and the poison waited for: the graph regime's
+// stream does not wait for Halide's), so that a run that wrote nothing, such
+// as a replay of an empty graph, cannot pass on the output left before it.
 Outputs outputs(Regimes &regimes, Regime regime, Workload &workload) {
     regimes.activate(regime);
     Outputs all;
     for (const auto &step : workload.steps) {
+        step->output->poison();
+        synchronize();
         regimes.run(*step);
         synchronize();
         all.push_back(step->output->read());
@@ -49,6 +58,9 @@ OutputCheck compare(const Outputs &got, const Outputs &reference) {
 }
 
 double median(std::vector<double> samples) {
+    if (samples.empty()) {
+        return 0;
+    }
     std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
     return samples[samples.size() / 2];
 }
@@ -79,6 +91,7 @@ std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
     std::vector<std::vector<double>> times(kRegimeCount);  // [regime][round], us per run
     std::vector<Measurement> m(kRegimeCount);
     std::vector<DriverCalls> calls(kRegimeCount);
+    std::vector<uint64_t> replays(kRegimeCount, 0);
     const Clock::time_point start = Clock::now();
     for (int round = 0; round < settings.max_rounds; round++) {
         for (int k = 0; k < kRegimeCount; k++) {
@@ -87,11 +100,13 @@ std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
             run_batch(regimes, workload, runs);
             synchronize();
             const DriverCalls before = driver_calls();
+            const uint64_t replays_before = regimes.graph_stats().replays;
             const Clock::time_point t0 = Clock::now();
             run_batch(regimes, workload, runs);
             synchronize();
             const Clock::time_point t1 = Clock::now();
             const DriverCalls after = driver_calls();
+            replays[g] += regimes.graph_stats().replays - replays_before;
             times[g].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / runs);
             calls[g].allocations += after.allocations - before.allocations;
             calls[g].frees += after.frees - before.frees;
@@ -108,9 +123,10 @@ std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
 
     const Outputs reference = outputs(regimes, Regime::halide_default, workload);
     for (size_t g = 0; g < kRegimeCount; g++) {
-        std::vector<double> ratios;
+        std::vector<double> ratios, to_plan;
         for (size_t r = 0; r < times[g].size(); r++) {
             ratios.push_back(times[g][r] / times[kIdeal][r]);
+            to_plan.push_back(times[g][r] / times[kPlan][r]);
         }
         const double timed_runs = static_cast<double>(times[g].size()) * runs;
         m[g].regime = kRegimes[g];
@@ -119,10 +135,13 @@ std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
         m[g].fastest_us = *std::min_element(times[g].begin(), times[g].end());
         m[g].slowest_us = *std::max_element(times[g].begin(), times[g].end());
         m[g].ratio_to_ideal = median(ratios);
+        m[g].ratio_to_plan = median(to_plan);
         m[g].allocations_per_run = static_cast<double>(calls[g].allocations) / timed_runs;
         m[g].frees_per_run = static_cast<double>(calls[g].frees) / timed_runs;
+        m[g].replays_per_run = static_cast<double>(replays[g]) / timed_runs;
         m[g].output = compare(outputs(regimes, kRegimes[g], workload), reference);
     }
+    m[kGraph].graph = regimes.graph_stats();
     return m;
 }
 

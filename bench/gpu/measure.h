@@ -2,10 +2,13 @@
 // GPU's clocks or of the host touches all regimes alike: in each round every
 // regime in turn (the order rotating from round to round) is activated,
 // warmed up with one batch of runs, timed for one batch between device
-// synchronizations, and deactivated. Per regime: the median per-run time over
-// rounds, the median over rounds of its time divided by the ideal's in the
-// same round, the driver allocation calls of the timed runs, the memory it
-// held, and a check of every step's output against the plain pipeline's.
+// synchronizations (cuCtxSynchronize: every stream of Halide's context, the
+// graph arena's included), and deactivated. Per regime: the median per-run
+// time over rounds, the medians over rounds of its time divided by the
+// ideal's and by the plan's in the same round, the driver allocation calls
+// and graph replays of the timed runs, the memory it held, and a check of
+// every step's output (poisoned before each run) against the plain
+// pipeline's.
 //
 // The plain and planned builds must agree bit for bit. The ideal build is a
 // different pipeline (its intermediates are outputs), and the code generator
@@ -41,11 +44,16 @@ struct Measurement {
     double fastest_us = 0;
     double slowest_us = 0;
     double ratio_to_ideal = 0;  // median over rounds of this regime's time / the ideal's
+    double ratio_to_plan = 0;   // median over rounds of this regime's time / the arena plan's
     int rounds = 0;
     double allocations_per_run = 0;  // cuMemAlloc calls (or pool allocations) per timed run
     double frees_per_run = 0;
-    MemoryUse memory;  // the largest over activations
+    double replays_per_run = 0;  // graph launches of a cached graph per timed run (the graph regime's)
+    MemoryUse memory;            // the largest over activations
     OutputCheck output = OutputCheck::identical;
+    // The graph regime: its cache's statistics over the whole workload
+    // (warm-up and timed batches, the output check); zero for the others.
+    harena_graph_stats graph{};
 };
 
 // One Measurement per regime, in kRegimes order.

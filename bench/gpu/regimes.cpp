@@ -119,6 +119,8 @@ const char *regime_name(Regime regime) {
         return "arena override";
     case Regime::arena_plan:
         return "arena plan";
+    case Regime::arena_graph:
+        return "arena graph";
     case Regime::ideal:
         return "ideal";
     }
@@ -129,10 +131,18 @@ Regimes::Regimes(Workload &workload) : workload_(workload) {
     override_arena_ = calibrated_override_arena(workload_);
     plan_arena_ = measured_plan_arena(workload_);
     workload_.arena = plan_arena_;
+    // The same capacity as the plan's: the graph regime runs the same
+    // planned calls, captured or not.
+    harena_info info;
+    harena_get_info(plan_arena_, &info);
+    graph_arena_ = create_arena(info.capacity, workload_);
+    graphs_ = std::make_unique<GraphCalls>(graph_arena_, kGraphCapacity);
 }
 
 Regimes::~Regimes() {
     synchronize();
+    graphs_.reset();  // the graphs before the arena their kernels point into
+    destroy_arena(graph_arena_);
     destroy_arena(override_arena_);
     destroy_arena(plan_arena_);
     workload_.arena = nullptr;
@@ -152,6 +162,13 @@ void Regimes::activate(Regime regime) {
         reset_pool();
         use_async_pool(true);
         break;
+    case Regime::arena_graph:
+        // The planned build's first argument is &workload.arena: while the
+        // graph regime is active it is the graph arena, so that any planned
+        // call made through the step's arguments runs where the graphs do.
+        arena_before_graphs_ = workload_.arena;
+        workload_.arena = graph_arena_;
+        break;
     case Regime::halide_default:
     case Regime::arena_override:
     case Regime::arena_plan:
@@ -163,10 +180,14 @@ void Regimes::activate(Regime regime) {
 }
 
 void Regimes::deactivate() {
+    // cuCtxSynchronize: also waits for the graph arena's stream.
     synchronize();
     if (active_ == Regime::malloc_async) {
         use_async_pool(false);
         reset_pool();
+    }
+    if (active_ == Regime::arena_graph) {
+        workload_.arena = arena_before_graphs_;
     }
     halide_reuse_device_allocations(nullptr, true);
 }
@@ -185,6 +206,9 @@ void Regimes::run(const Step &step) {
         check(workload_.app->planned(const_cast<void **>(step.planned_args.data())), "the planned pipeline",
               workload_, &step);
         break;
+    case Regime::arena_graph:
+        check(graphs_->run(*workload_.app, step), "the planned pipeline through the graph cache", workload_, &step);
+        break;
     case Regime::ideal:
         check(workload_.app->ideal(const_cast<void **>(step.ideal_args.data())), "the ideal pipeline", workload_,
               &step);
@@ -202,8 +226,11 @@ MemoryUse Regimes::memory() const {
         return MemoryUse{pool.reserved_high, pool.used_high};
     }
     case Regime::arena_override:
-    case Regime::arena_plan: {
-        const harena_arena *arena = active_ == Regime::arena_plan ? plan_arena_ : override_arena_;
+    case Regime::arena_plan:
+    case Regime::arena_graph: {
+        const harena_arena *arena = active_ == Regime::arena_plan    ? plan_arena_
+                                    : active_ == Regime::arena_graph ? graph_arena_
+                                                                     : override_arena_;
         harena_info info;
         harena_get_info(arena, &info);
         return MemoryUse{info.capacity, high_water(arena)};
@@ -212,6 +239,10 @@ MemoryUse Regimes::memory() const {
         return MemoryUse{workload_.ideal_bytes, workload_.ideal_bytes};
     }
     return MemoryUse{};
+}
+
+harena_graph_stats Regimes::graph_stats() const {
+    return graphs_->stats();
 }
 
 }  // namespace bench

@@ -22,9 +22,11 @@ struct App {
     Entry plain = nullptr;    // as the app builds it
     Entry planned = nullptr;  // with the arena feature; first argument the harena_arena *
     Entry ideal = nullptr;    // every intermediate an output after the app's outputs
+    const halide_filter_metadata_t *(*planned_metadata)() = nullptr;
     const halide_filter_metadata_t *(*ideal_metadata)() = nullptr;
     uint64_t arena_bytes = 0;
     uint64_t lower_bound = 0;
+    bool capturable = false;  // the plan says one call captured as a CUDA graph replays it
     const char *plan_json = "";
 };
 
@@ -36,16 +38,24 @@ struct Step {
     int32_t int_scalar = 0;
     float float_scalar = 0.0f;
     std::vector<void *> plain_args, planned_args, ideal_args;
+    // The planned call as the graph cache sees it (see graph_calls.h): the
+    // bytes it keys on besides the buffers (the planned entry point and every
+    // scalar argument's value) and the buffer arguments, in order.
+    std::vector<char> graph_key;
+    std::vector<halide_buffer_t *> graph_buffers;
 };
 
 struct Workload {
     const App *app = nullptr;
-    std::string size;     // e.g. "512x512" or "k varies 1..8192"
-    bool varies = false;  // a different size on every run
+    std::string size;        // e.g. "512x512" or "k varies 1..8192"
+    bool varies = false;     // not the same size on every run
+    int distinct_sizes = 1;  // in the sequence: whether a cache of graphs can hold them all
     std::vector<std::unique_ptr<Step>> steps;
     std::vector<std::unique_ptr<DeviceBlock>> memory;  // what the views point into
     uint64_t ideal_bytes = 0;                          // preallocated intermediates
-    void *arena = nullptr;  // the planned build's first argument, set by the arena plan regime
+    // The planned build's first argument: the plan regime's arena, the graph
+    // regime's while that is active (regimes.cpp).
+    void *arena = nullptr;
 };
 
 // A workload and how to build it (device memory is allocated only then).

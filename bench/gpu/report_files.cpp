@@ -1,0 +1,160 @@
+// The files the benchmark writes per app: a CSV of every measurement and an
+// SVG chart of time and memory by regime.
+#include "report.h"
+
+#include "report_common.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace bench {
+namespace {
+
+using namespace report;
+
+// One per regime, in kRegimes order: reds for the driver-bound regimes,
+// blues for the arenas (darkest the graph regime), grey for the ideal.
+constexpr const char *kColors[] = {"#b2182b", "#ef8a62", "#fddbc7", "#92c5de", "#4393c3", "#053061", "#4d4d4d"};
+static_assert(sizeof(kColors) / sizeof(kColors[0]) == kRegimeCount, "a color per regime");
+
+double ratio_to_ideal(const std::vector<Measurement> &repeat, size_t regime) {
+    return repeat[regime].ratio_to_ideal;
+}
+
+std::string xml_escape(const std::string &s) {
+    std::string out;
+    for (char c : s) {
+        out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+    }
+    return out;
+}
+
+void write_csv(const std::vector<const WorkloadResult *> &rows, const std::string &path) {
+    std::ofstream out(path);
+    // The graph_* columns are the graph regime's cache over the whole
+    // workload (see print_graph_stats); zero on the other regimes' rows.
+    out << "repeat,app,size,varies,distinct_sizes,regime,median_us,fastest_round_us,slowest_round_us,rounds,"
+           "ratio_to_ideal,ratio_to_plan,driver_allocs_per_run,driver_frees_per_run,graph_replays_per_run,held_bytes,"
+           "high_water_bytes,output,plan_arena_bytes,plan_lower_bound,graph_calls,graph_captures,graph_replays,"
+           "graph_misses,graph_evictions,graph_fallbacks\n";
+    for (const WorkloadResult *r : rows) {
+        for (size_t rep = 0; rep < r->repeats.size(); rep++) {
+            for (size_t g = 0; g < r->repeats[rep].size(); g++) {
+                const Measurement &m = r->repeats[rep][g];
+                uint64_t fallbacks = 0;
+                for (uint64_t f : m.graph.fallbacks) {
+                    fallbacks += f;
+                }
+                out << rep + 1 << "," << r->app << ",\"" << r->size << "\"," << (r->varies ? 1 : 0) << ","
+                    << r->distinct_sizes << "," << regime_name(m.regime) << "," << m.median_us << "," << m.fastest_us
+                    << "," << m.slowest_us << "," << m.rounds << "," << m.ratio_to_ideal << "," << m.ratio_to_plan
+                    << "," << m.allocations_per_run << "," << m.frees_per_run << "," << m.replays_per_run << ","
+                    << m.memory.held << "," << m.memory.high_water << "," << output_check_name(m.output) << ","
+                    << r->arena_bytes << "," << r->lower_bound << "," << m.graph.calls << "," << m.graph.captures
+                    << "," << m.graph.replays << "," << m.graph.misses << "," << m.graph.evictions << ","
+                    << fallbacks << "\n";
+            }
+        }
+    }
+}
+
+// Two panels per workload: time per run relative to ideal (log scale; a
+// tick marks each further repeat) and device memory held. The ratio axis
+// starts at 0.5x, or at the decade below the fastest ratio where graph
+// replays go further below the ideal.
+void write_svg(const std::vector<const WorkloadResult *> &rows, const std::string &path, const std::string &device) {
+    const double label_w = 130, ratio_x = 140, ratio_w = 420, mem_x = 700, mem_w = 200, bar_h = 14, gap = 3;
+    const double bars = static_cast<double>(kRegimeCount);
+    const double group_h = 22 + bars * (bar_h + gap) + 12;
+    double min_ratio = 0.5, max_ratio = 2, max_mem = 1;
+    for (const WorkloadResult *r : rows) {
+        for (const auto &repeat : r->repeats) {
+            for (size_t g = 0; g < repeat.size(); g++) {
+                if (ratio_to_ideal(repeat, g) > 0) {
+                    min_ratio = std::min(min_ratio, ratio_to_ideal(repeat, g));
+                }
+                max_ratio = std::max(max_ratio, ratio_to_ideal(repeat, g));
+                max_mem = std::max(max_mem, mib(static_cast<double>(repeat[g].memory.held)));
+            }
+        }
+    }
+    const double low = min_ratio < 0.5 ? std::pow(10.0, std::floor(std::log10(min_ratio))) : 0.5;
+    const double decades = std::ceil(std::log10(max_ratio / low));
+    auto ratio_pos = [&](double ratio) {
+        return ratio_x + ratio_w * std::log10(std::max(ratio, low) / low) / decades;
+    };
+    const double height = 70 + group_h * static_cast<double>(rows.size()) + 20;
+    std::ostringstream s;
+    s << "<svg xmlns='http://www.w3.org/2000/svg' width='960' height='" << height
+      << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
+    s << "<text x='10' y='18' font-size='14' font-weight='bold'>" << xml_escape(rows.front()->app)
+      << ": time per run and device memory by regime</text>\n";
+    s << "<text x='10' y='34'>" << xml_escape(device) << "; repeat 1 as bars, later repeats as ticks</text>\n";
+    s << "<text x='" << ratio_x << "' y='56'>time per run / ideal (log scale)</text>\n";
+    s << "<text x='" << mem_x << "' y='56'>device memory held (MiB)</text>\n";
+    double y = 70;
+    for (const WorkloadResult *r : rows) {
+        s << "<text x='10' y='" << y + 12 << "' font-weight='bold'>" << xml_escape(r->size) << "</text>\n";
+        const double top = y + 20, bottom = top + bars * (bar_h + gap);
+        s << "<line x1='" << ratio_pos(1) << "' y1='" << top - 2 << "' x2='" << ratio_pos(1) << "' y2='" << bottom
+          << "' stroke='#888' stroke-dasharray='3,2'/>\n";
+        for (size_t g = 0; g < r->repeats[0].size(); g++) {
+            const double by = top + static_cast<double>(g) * (bar_h + gap);
+            const Measurement &m = r->repeats[0][g];
+            const double ratio = ratio_to_ideal(r->repeats[0], g);
+            const double mem = mib(static_cast<double>(m.memory.held));
+            s << "<text x='" << label_w << "' y='" << by + 11 << "' text-anchor='end'>" << regime_name(m.regime)
+              << "</text>\n";
+            s << "<rect x='" << ratio_x << "' y='" << by << "' width='" << ratio_pos(ratio) - ratio_x
+              << "' height='" << bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
+            for (size_t rep = 1; rep < r->repeats.size(); rep++) {
+                const double x = ratio_pos(ratio_to_ideal(r->repeats[rep], g));
+                s << "<line x1='" << x << "' y1='" << by - 1 << "' x2='" << x << "' y2='" << by + bar_h + 1
+                  << "' stroke='black' stroke-width='1.5'/>\n";
+            }
+            char text[64];
+            std::snprintf(text, sizeof(text), "%.1f us (%.2fx)", m.median_us, ratio);
+            s << "<text x='" << ratio_pos(ratio) + 4 << "' y='" << by + 11 << "'>" << text << "</text>\n";
+            s << "<rect x='" << mem_x << "' y='" << by << "' width='" << mem_w * mem / max_mem << "' height='"
+              << bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
+            std::snprintf(text, sizeof(text), "%.2f", mem);
+            s << "<text x='" << mem_x + mem_w * mem / max_mem + 4 << "' y='" << by + 11 << "'>" << text
+              << "</text>\n";
+        }
+        y += group_h;
+    }
+    for (int d = 0; d <= decades; d++) {
+        const double value = low * std::pow(10.0, d);
+        s << "<text x='" << ratio_pos(value) << "' y='" << y + 10 << "' text-anchor='middle' fill='#555'>" << value
+          << "x</text>\n";
+    }
+    s << "</svg>\n";
+    std::ofstream(path) << s.str();
+}
+
+}  // namespace
+
+void write_files(const std::vector<WorkloadResult> &results, const std::string &dir, const std::string &device) {
+    std::vector<std::string> apps;
+    for (const WorkloadResult &r : results) {
+        if (std::find(apps.begin(), apps.end(), r.app) == apps.end()) {
+            apps.push_back(r.app);
+        }
+    }
+    for (const std::string &app : apps) {
+        std::vector<const WorkloadResult *> rows;
+        for (const WorkloadResult &r : results) {
+            if (r.app == app) {
+                rows.push_back(&r);
+            }
+        }
+        write_csv(rows, dir + "/" + app + ".csv");
+        write_svg(rows, dir + "/" + app + ".svg", device);
+    }
+}
+
+}  // namespace bench
