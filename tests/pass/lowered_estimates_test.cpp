@@ -2,6 +2,7 @@
 // estimates with per-call sizes, made bounded by maxima given as options
 // (maxima.h), or refused when bounds are required.
 #include "arena_pass.h"
+#include "capturing_pass.h"
 #include "ir_queries.h"
 #include "maxima.h"
 
@@ -12,26 +13,8 @@ using namespace Halide::Internal;
 
 namespace {
 
-class CapturingPass : public IRMutator {
-public:
-    CapturingPass(harena::PassOptions o, Stmt *out, harena::PassReport *report)
-        : options(std::move(o)), out(out), report(report) {}
-    using IRMutator::mutate;
-    Stmt mutate(const Stmt &s) override {
-        *out = harena::plan_arena(s, options, report);
-        return *out;
-    }
-
-private:
-    harena::PassOptions options;
-    Stmt *out;
-    harena::PassReport *report;
-};
-
-struct Lowered {
-    Stmt stmt;
-    harena::PassReport report;
-};
+using harena_test::CapturingPass;
+using harena_test::Lowered;
 
 const harena::BufferDecision &decision(const harena::PassReport &r, const std::string &name) {
     for (const auto &b : r.buffers) {
@@ -71,7 +54,7 @@ struct Chain {
         Lowered l;
         o.pipeline_name = "chain";
         o.trace = 0;
-        p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
+        p.add_custom_lowering_pass(new CapturingPass(o, &l));
         p.compile_to_module({input, k}, "chain", get_host_target().with_feature(Target::UserContext));
         return l;
     }
@@ -110,7 +93,7 @@ TEST(PassLoweredEstimates, AFloatScalarsEstimateSizesWhatDependsOnIt) {
     Lowered l;
     harena::PassOptions o;
     o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &l.stmt, &l.report));
+    p.add_custom_lowering_pass(new CapturingPass(o, &l));
     p.compile_to_module({input, r}, "grid", get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(l.report.planned_count(), 1);
     // 100 x 4 floats at the estimates, plus the read-past padding.
@@ -173,7 +156,7 @@ TEST(PassLoweredEstimates, AMaximumForAScalarBoundsWhatDependsOnIt) {
     Lowered low;
     harena::PassOptions o;
     o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &low.stmt, &low.report));
+    p.add_custom_lowering_pass(new CapturingPass(o, &low));
     p.compile_to_module({input, levels}, "levels", get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(low.report.planned_count(), 1);
     EXPECT_TRUE(low.report.bounded);
@@ -218,7 +201,7 @@ TEST(PassLoweredEstimates, AStageInsideALoopOverAScalarsRangeGetsAnEntryBound) {
     Lowered low;
     harena::PassOptions o;
     o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &low.stmt, &low.report));
+    p.add_custom_lowering_pass(new CapturingPass(o, &low));
     p.compile_to_module({input, levels}, "levels", get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(low.report.planned_count(), 1);
     EXPECT_FALSE(decision(low.report, g.name()).bounded);
