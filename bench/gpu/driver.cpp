@@ -1,6 +1,7 @@
 #include "driver.h"
 
 #include <dlfcn.h>
+#include <errno.h>  // program_invocation_short_name: the GPU and the corpus benchmarks share this file
 
 #include <algorithm>
 #include <atomic>
@@ -88,7 +89,7 @@ uint64_t peak = 0;
 
 void check(CUresult result, const char *what) {
     if (result != 0) {
-        std::fprintf(stderr, "harena-gpu-bench: %s failed with CUDA error %d\n", what, result);
+        std::fprintf(stderr, "%s: %s failed with CUDA error %d\n", program_invocation_short_name, what, result);
         std::exit(1);
     }
 }
@@ -146,18 +147,18 @@ CUresult counting_free(CUdeviceptr pointer) {
 bool driver_init() {
     const Driver &d = driver();
     if (d.alloc_async == nullptr || d.default_pool == nullptr || d.pool_trim == nullptr) {
-        std::fprintf(stderr, "harena-gpu-bench: the CUDA driver has no stream-ordered allocator\n");
+        std::fprintf(stderr, "%s: the CUDA driver has no stream-ordered allocator\n", program_invocation_short_name);
         return false;
     }
     if (halide_cuda_acquire_context(nullptr, &halide_context, true) != 0 || halide_context == nullptr) {
-        std::fprintf(stderr, "harena-gpu-bench: Halide could not create a CUDA context\n");
+        std::fprintf(stderr, "%s: Halide could not create a CUDA context\n", program_invocation_short_name);
         return false;
     }
     halide_cuda_release_context(nullptr);
     InHalideContext in_context;
     check(d.ctx_device(&device), "cuCtxGetDevice");
     if (halide_cuda_get_stream(nullptr, halide_context, &halide_stream) != 0) {
-        std::fprintf(stderr, "harena-gpu-bench: halide_cuda_get_stream failed\n");
+        std::fprintf(stderr, "%s: halide_cuda_get_stream failed\n", program_invocation_short_name);
         return false;
     }
     check(d.default_pool(&pool, device), "cuDeviceGetDefaultMemPool");

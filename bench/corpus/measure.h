@@ -1,0 +1,68 @@
+// Timing one workload (a pipeline at one or more sizes) under three regimes
+// in one process, interleaved so that drift of the GPU's clocks or of the
+// host touches them alike: in each round every regime in turn (the order
+// rotating from round to round) runs one untimed call, then one batch of
+// calls between two device synchronizations (cuCtxSynchronize in Halide's
+// context). Per regime: the median over rounds of batch time / calls, the
+// plan's time divided by this regime's in the same round (median over
+// rounds), the cuMemAlloc/cuMemFree calls of the timed batches, the arena it
+// used, and a check of every step's output against Halide's default, bit for
+// bit, after the timed rounds.
+#pragma once
+
+#include "device_steps.h"
+#include "pipelines.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace corpus_bench {
+
+enum class Regime {
+    halide_default,  // the plain CUDA build, no scope: Halide 14's allocator and its cache
+    arena_override,  // the plain CUDA build in a harena scope per call, through the device_malloc override
+    arena_plan,      // the arena CUDA build, called with a device arena sized by harena::measure
+};
+inline constexpr Regime kRegimes[] = {Regime::halide_default, Regime::arena_override, Regime::arena_plan};
+inline constexpr int kRegimeCount = 3;
+inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2;  // indices into kRegimes
+
+const char *regime_name(Regime regime);
+
+struct Settings {
+    int calls_per_batch = 16;  // a varying workload's batch is its whole sequence, whatever this is
+    int min_rounds = 5;        // medians over at least this many rounds
+    int max_rounds = 1001;     // and at most this many; the time below ends it first
+    double seconds = 5.0;      // more rounds while the workload has time left
+};
+
+struct RegimeResult {
+    double us_per_call = 0;  // median over rounds
+    double fastest_us = 0;
+    double slowest_us = 0;
+    double plan_ratio = 0;  // median over rounds of the plan's time / this regime's, in the same round
+    double allocations_per_call = 0;  // cuMemAlloc calls per timed call
+    double frees_per_call = 0;        // cuMemFree calls per timed call
+    // The arena regimes' arena, after every call was made; zero for Halide's default.
+    uint64_t arena_capacity = 0;
+    uint64_t arena_high_water = 0;
+    uint64_t arena_fallbacks = 0;  // allocations that did not fit and went to Halide's allocator
+    bool output_same = true;       // every step's output equal to Halide default's, bit for bit
+    std::string output;            // "same", "reference", or where it first differs
+};
+
+struct WorkloadResult {
+    std::string pipeline;
+    bool varies = false;  // a different size on every call
+    std::string sizes;    // what the steps were, for the table
+    int calls_per_batch = 0;
+    int rounds = 0;
+    double seconds = 0;  // the workload's wall time, setup and check included
+    RegimeResult regimes[kRegimeCount];
+};
+
+WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps, bool varies,
+                       const Settings &settings);
+
+}  // namespace corpus_bench
