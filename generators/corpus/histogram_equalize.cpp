@@ -56,7 +56,9 @@ public:
             // One thread per row counts that row; one thread per bin sums
             // the rows; the scan runs on one thread.
             row_hist.compute_root().gpu_tile(x, y, xi, yi, 32, 8);
-            row_hist.update().gpu_tile(y, yi, 64);
+            // Guarded: an update cannot shift its last block inwards, and the
+            // height need not be a multiple of 64.
+            row_hist.update().gpu_tile(y, yi, 64, TailStrategy::GuardWithIf);
             hist.compute_root().gpu_tile(x, xi, 64);
             hist.update().gpu_tile(x, xi, 64);
             cdf.compute_root().gpu_single_thread();

@@ -35,8 +35,10 @@ public:
                 // recurrence runs in the same order in every build.
                 // (An update's reduction loop is innermost by default.)
                 scan.compute_root();
+                // Guarded: updates cannot shift their last block inwards, and
+                // widths need not be multiples of 64.
                 for (int u = 0; u < 3; u++) {
-                    scan.update(u).gpu_tile(x, c, xi, ci, 64, 1);
+                    scan.update(u).gpu_tile(x, c, xi, ci, 64, 1, TailStrategy::GuardWithIf);
                 }
                 transposed.compute_root().gpu_tile(x, y, xi, yi, 16, 16);
             } else {
