@@ -225,7 +225,9 @@ int harena_scope_begin(harena_scope *scope, harena_arena *arena);
 int harena_scope_attach(harena_scope *scope, harena_arena *arena);
 
 /* Deactivates the scope (it must be the calling thread's innermost) and pops
- * its frame if it pushed one. */
+ * its frame if it pushed one. While frames pushed inside the scope are still
+ * pushed it returns HARENA_ERROR_FRAME_NOT_TOP and changes nothing: pop them
+ * and end the scope again. */
 int harena_scope_end(harena_scope *scope);
 
 /* The arena of the calling thread's innermost scope with this device
