@@ -9,7 +9,9 @@
 # go unchecked. Generator executables are instrumented too, so the planner
 # pass runs under the sanitizers at every add_halide_library step of the
 # build; libHalide leaves nothing for the leak checker to report at their
-# exit, so they keep the same options as the tests.
+# exit, so they keep the same options as the tests. Each generator run
+# prints ASan's warning that it does not fully support swapcontext, which
+# libHalide uses to compile on a larger stack; it has not caused a report.
 set(HARENA_SANITIZE "" CACHE STRING
     "Comma-separated sanitizers to build with, e.g. address,undefined (empty: none)")
 
