@@ -57,7 +57,7 @@ uint64_t RuntimeCalls::request() {
     case 6: v = UINT64_MAX - in_.byte(); break;
     default: v = kMaxCapacity - 128 + in_.byte(); break;
     }
-    if (model_.grow && v > kGrowRequestLimit) {
+    if (model_.grow && v > kGrowRequestLimit && v <= kMaxCapacity) {
         v = kGrowRequestLimit - in_.byte();
     }
     return v;

@@ -33,8 +33,9 @@ public:
 private:
     static constexpr int kScopes = 6;
     static constexpr int kMaxCalls = 512;
-    // Growing arenas take requests up to this size only: a larger one would
-    // grow the arena to match, and the fuzzer treats big allocations as leaks.
+    // Growing arenas take requests up to this size, or beyond what any arena
+    // can hold: one in between would grow the arena to match, and libFuzzer
+    // reports allocations of gigabytes as out-of-memory.
     static constexpr uint64_t kGrowRequestLimit = uint64_t(1) << 20;
 
     struct ScopeModel {

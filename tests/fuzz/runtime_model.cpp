@@ -28,8 +28,9 @@ Expect ArenaModel::push(uint64_t reserve, int scope) {
     moved = false;
     const uint64_t reserved = round_up(reserve, alignment);
     // A growing arena makes room before a frame opens on an idle stack: twice
-    // the capacity, or what this frame or an earlier overflow needs if more.
-    if (grow && owns && idle()) {
+    // the capacity, or what this frame or an earlier overflow needs if more;
+    // not for a frame no arena can hold.
+    if (grow && owns && idle() && reserve <= kMaxCapacity) {
         const uint64_t needed = std::max(reserved, wanted);
         if (needed > capacity) {
             const uint64_t doubled = capacity <= kMaxCapacity / 2 ? 2 * capacity : kMaxCapacity;
@@ -96,8 +97,10 @@ Expect ArenaModel::alloc(uint64_t bytes, uint64_t *offset) {
 
 Expect ArenaModel::overflow(uint64_t size) {
     overflows++;
-    if (grow) {
-        wanted = std::max(wanted, std::min(saturating_add(top, size), kMaxCapacity));
+    // The next push on an idle stack grows the arena to hold this request,
+    // unless no arena could.
+    if (grow && saturating_add(top, size) <= kMaxCapacity) {
+        wanted = std::max(wanted, top + size);
     }
     if (fallback) {
         // Quiet: the caller allocates elsewhere; noticed once per arena.
