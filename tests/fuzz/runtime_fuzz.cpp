@@ -9,11 +9,8 @@
 // Only uses the contract allows: frees give back what an allocation
 // returned, a scope's frame ends with its scope, and a destroyed arena is
 // passed only to the calls that look it up in the registry.
-#include <array>
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <vector>
 
 #include "fuzz_support.h"
 #include "harena/runtime.h"
