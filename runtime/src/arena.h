@@ -183,6 +183,8 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
 // pipeline_exit: only harena_pipeline_exit pops a pipeline's frame, since
 // the frame also holds the thread's activation for the run.
 int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function);
+// Whether frame_id is pushed and frames pushed after it are still there.
+bool frame_is_buried(const harena_arena &arena, uint64_t frame_id);
 
 int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address);
 

@@ -31,8 +31,10 @@ const char *type_code_name(uint8_t code) {
 [[gnu::cold, gnu::noinline]] int overflow(harena_arena &arena, uint64_t bytes, uint64_t size, uint64_t top,
                                           const AllocationName &name) {
     arena.overflows.fetch_add(1, std::memory_order_relaxed);
-    if (arena.grow) {
-        want(arena, size <= kMaxCapacity - top ? top + size : kMaxCapacity);
+    // A request no arena can hold asks for no growth: the next frames would
+    // try a region of the largest size, fail, and never grow again.
+    if (arena.grow && size <= kMaxCapacity - top) {
+        want(arena, top + size);
     }
     const uint64_t left = arena.capacity - top;
     const std::string what = name.known() ? " for " + name.text() : std::string();

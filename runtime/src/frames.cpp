@@ -67,6 +67,16 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     return HARENA_OK;
 }
 
+bool frame_is_buried(const harena_arena &arena, uint64_t frame_id) {
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    for (uint32_t i = 0; i + 1 < depth; i++) {
+        if (arena.frames[i].id == frame_id) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function) {
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == 0) {

@@ -27,7 +27,9 @@ int replace_region(harena_arena &arena, uint64_t capacity) {
 }  // namespace
 
 void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function) {
-    if (!arena.grow || !owns_memory(arena) || !idle(arena)) {
+    // A frame larger than any arena fails whatever the region, so it asks
+    // for no growth (and the rounding below cannot wrap).
+    if (!arena.grow || !owns_memory(arena) || !idle(arena) || reserve_bytes > kMaxCapacity) {
         return;
     }
     const uint64_t needed = std::max(round_up(reserve_bytes, arena.alignment), arena.wanted.load());

@@ -82,6 +82,12 @@ int harena_scope_end(harena_scope *scope) {
     if (int err = check_live(scope->arena, "harena_scope_end", nullptr)) {
         return err;
     }
+    // While frames pushed inside the scope are still there, the end is
+    // refused before anything changes, so that the caller can pop them and
+    // end the scope again; pop_frame reports it and pops nothing.
+    if (innermost == scope && scope->frame.id != 0 && frame_is_buried(*scope->arena, scope->frame.id)) {
+        return pop_frame(*scope->arena, scope->frame.id, false, "harena_scope_end");
+    }
     if (int err = deactivate(scope, "harena_scope_end")) {
         return err;
     }

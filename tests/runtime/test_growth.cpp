@@ -77,6 +77,29 @@ TEST(Growth, AnAllocationThatDidNotFitMakesTheNextFrameLargeEnough) {
     EXPECT_EQ(a.stats().grows, 1u);
 }
 
+// A request larger than any arena can be (1 TiB) cannot be met by growing:
+// it overflows like any other and leaves the next frames alone, where it
+// used to make every later frame try, and fail, to allocate 1 TiB.
+TEST(Growth, ARequestNoArenaCanHoldDoesNotMakeLaterFramesGrow) {
+    HostArena a(1 << 20, growing(HARENA_OVERFLOW_FALLBACK));
+    harena_frame frame = a.push();
+    uint64_t address = 0;
+    EXPECT_EQ(harena_alloc(a.arena, uint64_t(1) << 41, "huge", &address), HARENA_ERROR_OVERFLOW);
+    ASSERT_EQ(harena_pop(a.arena, frame), HARENA_OK);
+    // A known last error, to see that the next push reports none.
+    EXPECT_EQ(harena_pop(a.arena, harena_frame{12345, 0}), HARENA_ERROR_FRAME_STACK_EMPTY);
+    frame = a.push();
+    EXPECT_TRUE(last_error_mentions({"frame #12345"})) << "the push tried to grow the arena";
+    EXPECT_EQ(a.stats().capacity, uint64_t(1) << 20);
+    EXPECT_EQ(a.stats().grows, 0u);
+    // Growth still answers a request an arena can hold.
+    EXPECT_EQ(harena_alloc(a.arena, 3 << 20, "large", &address), HARENA_ERROR_OVERFLOW);
+    ASSERT_EQ(harena_pop(a.arena, frame), HARENA_OK);
+    frame = a.push();
+    EXPECT_GE(a.stats().capacity, uint64_t(3) << 20);
+    ASSERT_EQ(harena_pop(a.arena, frame), HARENA_OK);
+}
+
 TEST(Growth, WithoutTheOptionTheArenaNeverGrows) {
     HostArena a(4096);
     EXPECT_EQ(enter(a, 10000), HARENA_ERROR_OVERFLOW);

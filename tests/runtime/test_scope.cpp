@@ -54,6 +54,24 @@ TEST(RuntimeScope, ScopesEndInReverseOrder) {
     EXPECT_EQ(harena_scope_end(&outer), HARENA_ERROR_INVALID_ARGUMENT);
 }
 
+// A frame pushed inside a scope and not popped before the scope ends: the
+// end is refused and changes nothing, so that the caller can pop the frame
+// and end the scope again (the arena can then be destroyed).
+TEST(RuntimeScope, EndOverAFramePushedInsideItChangesNothing) {
+    HostArena a(1 << 16);
+    harena_scope scope;
+    ASSERT_EQ(harena_scope_begin(&scope, a.arena), HARENA_OK);
+    const harena_frame inside = a.push(512);
+    EXPECT_EQ(harena_scope_end(&scope), HARENA_ERROR_FRAME_NOT_TOP);
+    EXPECT_TRUE(last_error_mentions({"harena_scope_end", "not the top frame"}));
+    EXPECT_EQ(harena_active_arena(nullptr), a.arena);
+    EXPECT_EQ(a.stats().frame_depth, 2u);
+    ASSERT_EQ(harena_pop(a.arena, inside), HARENA_OK);
+    EXPECT_EQ(harena_scope_end(&scope), HARENA_OK) << harena_last_error();
+    EXPECT_EQ(harena_active_arena(nullptr), nullptr);
+    EXPECT_EQ(a.stats().frame_depth, 0u);
+}
+
 TEST(RuntimeScope, ScopesArePerThread) {
     HostArena a(1 << 16);
     harena_scope scope;

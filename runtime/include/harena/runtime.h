@@ -103,7 +103,8 @@ typedef struct harena_options {
     /* Nonzero: an arena that allocated its own memory grows instead of
      * failing. When a push at depth 0 (a scope, a planned pipeline's entry,
      * harena_push) needs more than the capacity, or an allocation in an
-     * earlier frame did not fit, the region is replaced by one twice as large,
+     * earlier frame did not fit (one that no arena could hold, 1 TiB or
+     * more, does not count), the region is replaced by one twice as large,
      * or as large as needed if that is more, before the frame opens. Nothing
      * moves while a frame is pushed: an allocation that does not fit then
      * follows overflow_policy (HARENA_OVERFLOW_FALLBACK keeps such a call
@@ -237,7 +238,9 @@ int harena_scope_begin(harena_scope *scope, harena_arena *arena);
 int harena_scope_attach(harena_scope *scope, harena_arena *arena);
 
 /* Deactivates the scope (it must be the calling thread's innermost) and pops
- * its frame if it pushed one. */
+ * its frame if it pushed one. While frames pushed inside the scope are still
+ * pushed it returns HARENA_ERROR_FRAME_NOT_TOP and changes nothing: pop them
+ * and end the scope again. */
 int harena_scope_end(harena_scope *scope);
 
 /* The arena of the calling thread's innermost scope with this device
