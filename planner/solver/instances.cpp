@@ -114,4 +114,32 @@ Problem perfect_packing(size_t n, uint64_t seed) {
   return p;
 }
 
+Problem forward_backward(size_t n, uint64_t seed) {
+  Rng rng(seed);
+  Problem p;
+  const int64_t steps = std::max<int64_t>(2, int64_t(3 * n / 2));
+  for (size_t i = 0; i < n; i++) {
+    uint64_t kind = rng.below(100);
+    int64_t begin, end;
+    uint64_t size;
+    if (kind < 15) {
+      // An activation kept for the backward pass, which frees it at the
+      // mirrored step; the forward pass takes the second quarter.
+      begin = between(rng, steps / 4, steps / 2 - 1);
+      end = std::min(steps, steps - begin + between(rng, 0, 16));
+      size = log_uniform(rng, 64 << 10, 9'400'000'000);
+    } else if (kind < 27) {
+      begin = between(rng, 0, steps - 1);
+      end = begin + int64_t(log_uniform(rng, 8, uint64_t(std::max<int64_t>(9, steps / 8))));
+      size = log_uniform(rng, 256, 256 << 20);
+    } else {
+      begin = between(rng, 0, steps - 1);
+      end = begin + between(rng, 1, 8);
+      size = log_uniform(rng, 2, 1 << 30);
+    }
+    p.buffers.push_back(make("f", i, begin, std::max(end, begin + 1), size));
+  }
+  return p;
+}
+
 }  // namespace harena::instances
