@@ -75,6 +75,19 @@ TEST_F(SolverCli, MalformedInputWritesNothing) {
   EXPECT_EQ(text, "stale");
 }
 
+TEST_F(SolverCli, AcceptsSpreadsheetByteOrderMark) {
+  write("p.csv", "\xEF\xBB\xBFid,lower,upper,size\na,0,2,100\nb,1,3,200\n");
+  ASSERT_EQ(run(path("p.csv") + " -o " + path("plan.csv")), 0) << output();
+  EXPECT_NE(output().find("buffers      2"), std::string::npos) << output();
+}
+
+TEST_F(SolverCli, RefusesDuplicateIds) {
+  write("p.csv", "id,lower,upper,size\nconv,0,2,100\npool,1,3,200\nconv,2,4,100\n");
+  EXPECT_EQ(run(path("p.csv") + " -o " + path("plan.csv")), 1);
+  EXPECT_NE(output().find("p.csv:4: duplicate id 'conv' (first on line 2)"), std::string::npos) << output();
+  EXPECT_FALSE(fs::exists(path("plan.csv")));
+}
+
 TEST_F(SolverCli, MissingFileAndUsage) {
   EXPECT_EQ(run(path("absent.csv")), 1);
   EXPECT_EQ(run(""), 2);
