@@ -169,10 +169,10 @@ int main(int argc, char **argv) {
   std::printf("within 0.01%%: plans within the default good_enough_ratio, where improvement stops\n\n");
 
   std::printf("## Default options\n\n");
-  std::printf("best_fit_orders %zu, lowest_first_orders %zu, slack_weight %g, improve_passes %llu, "
+  std::printf("first_fit_orders %zu, lowest_first_orders %zu, slack_weight %g, improve_passes %llu, "
               "improve_placements_per_buffer %llu, search_max_buffers %zu, search_work_per_buffer %llu, "
               "good_enough_ratio %g, time_budget_ms %g\n\n",
-              defaults.best_fit_orders.size(), defaults.lowest_first_orders.size(),
+              defaults.first_fit_orders.size(), defaults.lowest_first_orders.size(),
               defaults.slack_weight, (unsigned long long)defaults.improve_passes,
               (unsigned long long)defaults.improve_placements_per_buffer,
               defaults.search_max_buffers, (unsigned long long)defaults.search_work_per_buffer,

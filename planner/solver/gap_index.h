@@ -1,8 +1,8 @@
 // Internal to the solver: the free space that placed buffers leave, indexed
 // by time, so that "the lowest offset at which s bytes are free during
 // sections [b, e)" needs no scan of the placed buffers alive then. Scanning
-// them (and sorting them by offset) is what makes best fit quadratic when
-// thousands of buffers are alive at once.
+// them (and sorting them by offset) is what makes best fit and first fit
+// quadratic when thousands of buffers are alive at once.
 //
 // A segment tree over sections. A placed buffer is stored at the O(log S)
 // nodes whose spans tile its lifetime (its canonical nodes). Each node v

@@ -19,11 +19,12 @@ struct Partition {
 class Searcher {
  public:
   Searcher(const Prepared &prepared, const std::vector<uint32_t> &preorder, uint64_t capacity, uint64_t max_work,
-           const Deadline &deadline)
+           uint64_t max_nodes, const Deadline &deadline)
       : items_(prepared.items),
         preorder_(preorder),
         capacity_(capacity),
         max_work_(max_work),
+        max_nodes_(max_nodes),
         deadline_(deadline),
         sections_(prepared.points > 0 ? prepared.points - 1 : 0),
         rank_(items_.size()),
@@ -61,6 +62,7 @@ class Searcher {
       result.status = solve_parts(split(all), 0, -1);
     }
     result.work = work_;
+    result.nodes = nodes_;
     if (result.status == SearchStatus::Found) result.offsets = offset_;
     return result;
   }
@@ -131,7 +133,9 @@ class Searcher {
     }
     if (candidates.empty()) return SearchStatus::Found;
     work_ += p.items.size() + candidates.size();
-    if (work_ >= max_work_ || ((++nodes_ & 255) == 0 && deadline_.expired())) return SearchStatus::GaveUp;
+    if (work_ >= max_work_ || nodes_ >= max_nodes_ || ((++nodes_ & 255) == 0 && deadline_.expired())) {
+      return SearchStatus::GaveUp;
+    }
     std::sort(candidates.begin(), candidates.end());
 
     for (const auto &[offset, begin, rank] : candidates) {
@@ -240,6 +244,7 @@ class Searcher {
   const std::vector<uint32_t> &preorder_;
   const uint64_t capacity_;
   const uint64_t max_work_;
+  const uint64_t max_nodes_;
   const Deadline &deadline_;
   const uint32_t sections_;
   std::vector<uint32_t> rank_;  // position of each item in preorder_
@@ -262,8 +267,8 @@ class Searcher {
 }  // namespace
 
 SearchResult search(const Prepared &prepared, const std::vector<uint32_t> &preorder, uint64_t capacity,
-                    uint64_t max_work, const Deadline &deadline) {
-  return Searcher(prepared, preorder, capacity, max_work, deadline).run();
+                    uint64_t max_work, uint64_t max_nodes, const Deadline &deadline) {
+  return Searcher(prepared, preorder, capacity, max_work, max_nodes, deadline).run();
 }
 
 }  // namespace harena::detail

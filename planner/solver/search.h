@@ -28,11 +28,15 @@ struct SearchResult {
   SearchStatus status = SearchStatus::GaveUp;
   std::vector<uint64_t> offsets;  // indexed like prepared.items, when Found
   uint64_t work = 0;              // elementary operations done (see SolverOptions::search_work_per_buffer)
+  uint64_t nodes = 0;             // placements tried (see SolverOptions::search_node_limit)
 };
 
 // `preorder` (a permutation of item indices) decides between buffers that
-// could go at the same offset, and so steers the search.
+// could go at the same offset, and so steers the search. It gives up after
+// `max_work` elementary operations or `max_nodes` nodes, whichever comes
+// first; with a larger budget it visits the same nodes first, so it finds
+// every plan a smaller budget finds.
 SearchResult search(const Prepared &, const std::vector<uint32_t> &preorder, uint64_t capacity,
-                    uint64_t max_work, const Deadline &);
+                    uint64_t max_work, uint64_t max_nodes, const Deadline &);
 
 }  // namespace harena::detail

@@ -1,6 +1,7 @@
 // The gap index's free lists against a bitmap of free bytes.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <random>
 #include <string>
 
@@ -25,6 +26,9 @@ struct Pattern {
   int takes;
   bool big_clears;      // now and then take a wide range (erasing many ranges, across blocks)
 };
+
+// Test listings name the shape, not its bytes.
+void PrintTo(const Pattern &value, std::ostream *out) { *out << value.name; }
 
 class FreeListTest : public ::testing::TestWithParam<Pattern> {};
 

@@ -1,6 +1,7 @@
 // The gap index against a naive scan of every placed buffer.
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <random>
 #include <string>
 
@@ -41,6 +42,9 @@ struct Shape {
   uint64_t max_size;
   bool mixed_alignment;
 };
+
+// Test listings name the shape, not its bytes.
+void PrintTo(const Shape &value, std::ostream *out) { *out << value.name; }
 
 class GapIndexTest : public ::testing::TestWithParam<Shape> {};
 
