@@ -87,19 +87,19 @@ struct SearchBudget {
   bool spent() const { return work == 0 || nodes == 0; }
 };
 
-// Runs the search for a plan within `capacity` with each preorder, forwards
+// Runs the search for a plan within `capacity` with each order, forwards
 // and backwards in time, in turn, each run stopping after `limit` work, so
 // that whichever variant finds the plan quickly does (MiniMalloc's round
 // robin). GaveUp when every variant gave up.
 detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &reversed,
-                                     const std::vector<std::vector<uint32_t>> &preorders, uint64_t capacity,
+                                     const std::vector<detail::SearchOrder> &orders, uint64_t capacity,
                                      uint64_t limit, SearchBudget &budget, const detail::Deadline &deadline,
                                      std::vector<uint64_t> &offsets) {
-  for (const std::vector<uint32_t> &preorder : preorders) {
+  for (const detail::SearchOrder &order : orders) {
     for (const Prepared *variant : {&prepared, &reversed}) {
       if (budget.spent() || deadline.expired()) return detail::SearchStatus::GaveUp;
       detail::SearchResult r =
-          detail::search(*variant, preorder, capacity, std::min(limit, budget.work), budget.nodes, deadline);
+          detail::search(*variant, order, capacity, std::min(limit, budget.work), budget.nodes, deadline);
       budget.work -= std::min(budget.work, r.work);
       budget.nodes -= std::min(budget.nodes, r.nodes);
       if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
@@ -119,9 +119,13 @@ detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &r
 // Returns whether `best` improved.
 bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t goal,
                        SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
-  std::vector<std::vector<uint32_t>> preorders;
-  for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-    preorders.push_back(detail::make_order(prepared, order, pressure));
+  // Four preorders, each on its own and with the buffers that fit their
+  // place first: runs that differ fail on different instances.
+  std::vector<detail::SearchOrder> orders;
+  for (bool fitting_first : {false, true}) {
+    for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
+      orders.push_back({detail::make_order(prepared, order, pressure), fitting_first});
+    }
   }
   const Prepared reversed = reversed_in_time(prepared);
   bool improved = false;
@@ -136,7 +140,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
       if (halfway && capacity == low) break;
       std::vector<uint64_t> offsets;
       detail::SearchStatus status =
-          search_variants(prepared, reversed, preorders, capacity, limit, budget, deadline, offsets);
+          search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
       if (status == detail::SearchStatus::Found) {
         improved = true;
         best.offsets = std::move(offsets);
