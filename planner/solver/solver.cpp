@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
 #include "solver/deadline.h"
@@ -109,16 +110,27 @@ detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &r
   return detail::SearchStatus::GaveUp;
 }
 
+// The largest g that divides every size and alignment: offsets and tops of
+// canonical plans, and so arenas, are multiples of it.
+uint64_t granularity(const Prepared &prepared) {
+  uint64_t g = 0;
+  for (const detail::Item &item : prepared.items) g = std::gcd(g, std::gcd(item.size, item.alignment));
+  return std::max<uint64_t>(g, 1);
+}
+
 // Improves `best` by exact search, down to `goal` at best. Each round, with
 // a work limit per run that doubles from round to round, looks for a plan
-// at the lowest arena not yet ruled out (the goal first) and for one
+// at the lowest arena not yet ruled out (the lower bound first) and for one
 // halfway between that and the best found: an instance whose optimum lies
-// above the goal, where the search can rarely prove the goal impossible,
-// still gets better plans. Every decision depends only on earlier results,
+// above the bound, where the search can rarely prove the bound impossible,
+// still gets better plans. Capacities are rounded down to what an arena can
+// be (a multiple of the granularity): room that no buffer can use would
+// only weaken the search's pruning, which is sharpest when every byte of a
+// section must be filled. Every decision depends only on earlier results,
 // so a larger budget repeats a smaller one's runs and goes on from there.
 // Returns whether `best` improved.
-bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t goal,
-                       SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
+bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
+                       uint64_t goal, SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
   // Four preorders, each on its own and with the buffers that fit their
   // place first: runs that differ fail on different instances.
   std::vector<detail::SearchOrder> orders;
@@ -128,16 +140,17 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     }
   }
   const Prepared reversed = reversed_in_time(prepared);
+  const uint64_t g = granularity(prepared);
   bool improved = false;
-  uint64_t low = goal;  // below this is not worth looking, or proven empty
+  uint64_t low = lower_bound / g * g;  // below this is proven empty
   // About one pass down the search tree to start with.
   const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
-  for (uint64_t limit = first; best.arena > low && !budget.spent() && !deadline.expired();
+  for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
        limit = saturating_product(limit, 2)) {
     for (bool halfway : {false, true}) {
-      if (best.arena <= low) break;
-      uint64_t capacity = halfway ? low + (best.arena - 1 - low) / 2 : low;
-      if (halfway && capacity == low) break;
+      if (best.arena <= goal || best.arena <= low) break;
+      uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
+      if (halfway && capacity <= low) break;
       std::vector<uint64_t> offsets;
       detail::SearchStatus status =
           search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
@@ -146,7 +159,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
         best.offsets = std::move(offsets);
         best.arena = arena_of(prepared, best.offsets);
       } else if (status == detail::SearchStatus::Infeasible) {
-        low = capacity + 1;
+        low = capacity + g;
       }
     }
   }
@@ -230,7 +243,8 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
       Incumbent searched = greedy.best;
       SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
                           options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-      if (improve_by_search(prepared, pressure, goal, budget, deadline, searched) && searched.arena < best.arena) {
+      if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
+          searched.arena < best.arena) {
         best = std::move(searched);
         plan.method = "exact search";
       }

@@ -83,13 +83,13 @@ struct SolverOptions {
   // nonzero size (each of its steps costs time linear in that number)...
   size_t search_max_buffers = 500;
 
-  // ...doing at most this much work per buffer (elementary operations of a
-  // few nanoseconds each, so about 0.2 ms per buffer), looking for a plan
+  // ...doing at most this much work per buffer (elementary operations of
+  // about a nanosecond each, so about 0.1 ms per buffer), looking for a plan
   // within good_enough_ratio and, in turn, for one halfway between that and
   // the best found. It stops as soon as it reaches good_enough_ratio, but
   // where that is out of reach it can rarely prove so and spends all of
   // this. 0 turns the search off.
-  uint64_t search_work_per_buffer = 50000;
+  uint64_t search_work_per_buffer = 120000;
 
   // ...and at most this many search nodes (placements tried) in all, 0 for
   // no limit. A node costs time that varies with the problem; a node limit
