@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <unordered_map>
 #include <vector>
 
 #include "solver/check.h"
@@ -39,14 +40,18 @@ class Reader {
  public:
   Reader(std::istream &in, const std::string &source) : in_(in), source_(source) {}
 
-  // Next non-blank line, or false at the end.
+  // Next non-blank line, or false at the end. A UTF-8 byte-order mark at
+  // the start of the file is dropped: spreadsheets write one, and it would
+  // otherwise become part of the first column's name.
   bool next(std::string &line) {
     while (std::getline(in_, line)) {
-      line_++;
+      if (line_++ == 0 && line.compare(0, 3, "\xEF\xBB\xBF") == 0) line.erase(0, 3);
       if (!trim(line).empty()) return true;
     }
     return false;
   }
+
+  size_t line() const { return line_; }
 
   [[noreturn]] void fail(const std::string &what) const {
     throw InputError(source_ + ":" + std::to_string(std::max<size_t>(line_, 1)) + ": " + what);
@@ -117,6 +122,10 @@ Problem read_problem_csv(std::istream &in, const std::string &source_name) {
 
   Problem problem;
   uint64_t total = 0;
+  // The line each id was first seen on. Within a file an id names one
+  // buffer: a repeated one is almost always a row pasted twice or two
+  // files joined, which would plan a buffer twice.
+  std::unordered_map<std::string, size_t> first_line;
   while (reader.next(line)) {
     std::vector<std::string> fields = split(line);
     if (fields.size() != header.size()) {
@@ -124,6 +133,11 @@ Problem read_problem_csv(std::istream &in, const std::string &source_name) {
     }
     Buffer b;
     b.id = fields[*where[Id]];
+    auto [seen, fresh] = first_line.emplace(b.id, reader.line());
+    if (!fresh) {
+      reader.fail("duplicate id '" + b.id + "' (first on line " + std::to_string(seen->second) +
+                  "); each buffer needs its own id");
+    }
     b.begin = reader.number<int64_t>(fields[*where[Lower]], Lower);
     b.end = reader.number<int64_t>(fields[*where[Upper]], Upper);
     b.size = reader.number<uint64_t>(fields[*where[Size]], Size);

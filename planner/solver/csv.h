@@ -15,8 +15,9 @@ namespace harena {
 
 // Columns may come in any order, named by the header line. An `offset`
 // column is ignored, so a plan can be read back as its problem. Numbers are
-// decimal integers, non-negative except lower and upper. Blank lines are
-// skipped. Throws InputError
+// decimal integers, non-negative except lower and upper. Blank lines and a
+// UTF-8 byte-order mark at the start are skipped. Ids must be unique within
+// the file (Problem itself allows repeats). Throws InputError
 // "<source_name>:<line>: <what is wrong>" for a malformed file or a buffer
 // that check_problem would reject.
 Problem read_problem_csv(std::istream &, const std::string &source_name);

@@ -114,4 +114,76 @@ Problem perfect_packing(size_t n, uint64_t seed) {
   return p;
 }
 
+Problem cut_square(size_t n, uint64_t seed, bool keep_all) {
+  Rng rng(seed);
+  struct Piece {
+    int64_t begin, end;  // units of 1024 steps
+    int64_t low, high;   // units of 1024 bytes
+    int64_t area() const { return (end - begin) * (high - low); }
+  };
+  constexpr int64_t kUnits = 1024;
+  std::vector<Piece> pieces = {{0, kUnits, 0, kUnits}};
+  while (pieces.size() < n) {
+    // A piece by the square root of its area: large pieces are cut more
+    // often, but small ones still get cut into strips.
+    uint64_t total = 0;
+    for (const Piece &p : pieces) total += uint64_t(std::sqrt(double(p.area())) * 16);
+    uint64_t pick = rng.below(total);
+    size_t k = 0;
+    for (uint64_t w; pick >= (w = uint64_t(std::sqrt(double(pieces[k].area())) * 16)); k++) pick -= w;
+    Piece piece = pieces[k];
+    bool can_time = piece.end - piece.begin >= 2, can_space = piece.high - piece.low >= 2;
+    if (!can_time && !can_space) continue;
+    bool in_time = can_time && (!can_space || rng.below(2) == 0);
+    Piece other = piece;
+    if (in_time) {
+      piece.end = other.begin = between(rng, piece.begin + 1, piece.end - 1);
+    } else {
+      piece.high = other.low = between(rng, piece.low + 1, piece.high - 1);
+    }
+    pieces[k] = piece;
+    pieces.push_back(other);
+  }
+  // Dropped pieces must leave one step fully covered, so that the bound
+  // stays 2^20: keep every piece alive at a random step.
+  const int64_t full_step = between(rng, 0, kUnits - 1);
+  Problem p;
+  for (size_t i = 0; i < pieces.size(); i++) {
+    const Piece &c = pieces[i];
+    bool at_full_step = c.begin <= full_step && full_step < c.end;
+    if (!keep_all && !at_full_step && rng.below(4) == 0) continue;
+    p.buffers.push_back(Buffer{"c" + std::to_string(i), c.begin * 1024, c.end * 1024,
+                               uint64_t(c.high - c.low) * 1024, 1});
+  }
+  return p;
+}
+
+Problem forward_backward(size_t n, uint64_t seed) {
+  Rng rng(seed);
+  Problem p;
+  const int64_t steps = std::max<int64_t>(2, int64_t(3 * n / 2));
+  for (size_t i = 0; i < n; i++) {
+    uint64_t kind = rng.below(100);
+    int64_t begin, end;
+    uint64_t size;
+    if (kind < 15) {
+      // An activation kept for the backward pass, which frees it at the
+      // mirrored step; the forward pass takes the second quarter.
+      begin = between(rng, steps / 4, steps / 2 - 1);
+      end = std::min(steps, steps - begin + between(rng, 0, 16));
+      size = log_uniform(rng, 64 << 10, 9'400'000'000);
+    } else if (kind < 27) {
+      begin = between(rng, 0, steps - 1);
+      end = begin + int64_t(log_uniform(rng, 8, uint64_t(std::max<int64_t>(9, steps / 8))));
+      size = log_uniform(rng, 256, 256 << 20);
+    } else {
+      begin = between(rng, 0, steps - 1);
+      end = begin + between(rng, 1, 8);
+      size = log_uniform(rng, 2, 1 << 30);
+    }
+    p.buffers.push_back(make("f", i, begin, std::max(end, begin + 1), size));
+  }
+  return p;
+}
+
 }  // namespace harena::instances

@@ -31,4 +31,27 @@ Problem pipeline(size_t n, uint64_t seed);
 // Offsets and sizes are multiples of the 256-byte alignment.
 Problem perfect_packing(size_t n, uint64_t seed);
 
+// The hard instances of offset planning, after MiniMalloc's challenging
+// suite: a square of 2^20 bytes x 2^20 steps, in units of 1024 both ways,
+// cut by random guillotine cuts (each cut splits a piece chosen with
+// probability growing with its area, across time or across bytes at
+// random) into n pieces, each a buffer. Many long thin strips and many
+// buffers of equal size or lifetime defeat greedy heuristics. With
+// `keep_all`, every step has exactly 2^20 live bytes: a perfect packing.
+// Otherwise each piece not alive at one chosen step is dropped with
+// probability 1/4, leaving a packing with room to spare at most steps, as
+// in the published suite (whose instances cover 58-98% of the square);
+// the chosen step stays full, so the lower bound, 2^20, is still the
+// optimum. Alignment 1; sizes and times are multiples of 1024.
+Problem cut_square(size_t n, uint64_t seed, bool keep_all);
+
+// What a large compiled program allocates, shaped like a training step: a
+// forward pass whose activations (1 in 7 buffers) stay alive until the
+// mirrored step of the backward pass (nested lifetimes, so about 0.15 n
+// buffers are alive in the middle), buffers alive for a while (8 steps to an
+// eighth of the program) and many short-lived temporaries, over 1.5 n steps;
+// lifetimes average about 4% of the program. Sizes span 10 orders of
+// magnitude, from 2 bytes to 9.4 GB; alignment 256.
+Problem forward_backward(size_t n, uint64_t seed);
+
 }  // namespace harena::instances

@@ -2,9 +2,9 @@
 // all unplaced buffers, the one that can go lowest, on top of the buffers it
 // is alive with (ties go to the earlier buffer in a given order). Offsets
 // come out in nondecreasing order, so this is the first plan the exact
-// search would build without a capacity; unlike best fit it never leaves a
+// search would build without a capacity; unlike first fit it never leaves a
 // gap that a buffer placed later could have used, and it suits problems
-// whose lifetimes interlock (random lifetimes, packings) where best fit
+// whose lifetimes interlock (random lifetimes, packings) where first fit
 // fragments.
 //
 // A bias per buffer changes which buffer goes next: the one whose lowest

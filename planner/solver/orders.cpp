@@ -71,6 +71,12 @@ std::vector<uint32_t> make_order(const Prepared &prepared, Order order, const st
     case Order::PressureDesc:
       by([&](uint32_t i) { return std::make_tuple(pressure[i], items[i].size, length(i)); });
       break;
+    case Order::SizeClassDesc:
+      // Later begins sort last within a class: descending on the negation.
+      by([&](uint32_t i) {
+        return std::make_tuple(63 - __builtin_clzll(items[i].size), -int64_t(items[i].begin), items[i].size);
+      });
+      break;
     case Order::BeginAsc:
       // Later begins sort last: descending on the negated rank.
       by([&](uint32_t i) { return std::make_tuple(-int64_t(items[i].begin), items[i].size); });

@@ -18,26 +18,32 @@ struct Partition {
 
 class Searcher {
  public:
-  Searcher(const Prepared &prepared, const std::vector<uint32_t> &preorder, uint64_t capacity, uint64_t max_work,
-           const Deadline &deadline)
+  Searcher(const Prepared &prepared, const SearchOrder &order, uint64_t capacity, uint64_t max_work,
+           uint64_t max_nodes, const Deadline &deadline)
       : items_(prepared.items),
-        preorder_(preorder),
+        preorder_(order.preorder),
+        fitting_first_(order.fitting_first),
         capacity_(capacity),
         max_work_(max_work),
+        max_nodes_(max_nodes),
         deadline_(deadline),
         sections_(prepared.points > 0 ? prepared.points - 1 : 0),
         rank_(items_.size()),
         overlaps_(items_.size()),
         members_(sections_),
         min_offset_(items_.size(), 0),
+        floor_key_(items_.size(), 0),
         offset_(items_.size(), 0),
         placed_(items_.size(), false),
         total_(sections_, 0),
         low_(sections_, UINT64_MAX),
         cuts_(sections_, 0),
-        seen_(sections_, 0) {
-    for (uint32_t r = 0; r < preorder.size(); r++) rank_[preorder[r]] = r;
+        seen_(sections_, 0),
+        twin_before_(items_.size(), kNone),
+        reach_(size_t(sections_) + 1, 0) {
+    for (uint32_t r = 0; r < preorder_.size(); r++) rank_[preorder_[r]] = r;
     find_overlaps();
+    find_twins();
     for (uint32_t i = 0; i < items_.size(); i++) {
       const Item &item = items_[i];
       for (uint32_t s = item.begin; s < item.end; s++) {
@@ -61,6 +67,7 @@ class Searcher {
       result.status = solve_parts(split(all), 0, -1);
     }
     result.work = work_;
+    result.nodes = nodes_;
     if (result.status == SearchStatus::Found) result.offsets = offset_;
     return result;
   }
@@ -72,6 +79,24 @@ class Searcher {
     uint32_t index;
     uint64_t old;
   };
+
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  // Buffers with the same lifetime, size and alignment are interchangeable:
+  // in any plan they can trade places. Each such buffer may be placed only
+  // after the one before it in the preorder, which keeps one of their
+  // orders instead of all of them.
+  void find_twins() {
+    std::vector<uint32_t> by_shape(preorder_);
+    auto shape = [&](uint32_t i) {
+      const Item &item = items_[i];
+      return std::make_tuple(item.begin, item.end, item.size, item.alignment);
+    };
+    std::stable_sort(by_shape.begin(), by_shape.end(), [&](uint32_t a, uint32_t b) { return shape(a) < shape(b); });
+    for (size_t k = 1; k < by_shape.size(); k++) {
+      if (shape(by_shape[k]) == shape(by_shape[k - 1])) twin_before_[by_shape[k]] = by_shape[k - 1];
+    }
+  }
 
   void find_overlaps() {
     std::vector<uint32_t> by_begin(items_.size());
@@ -122,28 +147,58 @@ class Searcher {
   // alive together, so placing them left to right loses nothing), then goes
   // on. Leaves the placements in place when Found, undoes them otherwise.
   SearchStatus next(const Partition &p, uint64_t last_offset, int64_t last_begin) {
-    std::vector<std::tuple<uint64_t, uint32_t, uint32_t>> candidates;  // (lowest offset, begin, rank)
+    // Every buffer placed from now on starts at its offset or higher, so
+    // one placed at or above the lowest top any unplaced buffer could have
+    // would leave that buffer floating over a gap: the plan with it dropped
+    // into the gap is found on another branch. Only the buffers that can
+    // go lower are candidates.
     uint64_t min_top = UINT64_MAX;
+    size_t unplaced = 0;
     for (uint32_t i : p.items) {
       if (placed_[i]) continue;
-      candidates.emplace_back(min_offset_[i], items_[i].begin, rank_[i]);
+      unplaced++;
       min_top = std::min(min_top, min_offset_[i] + items_[i].size);
     }
-    if (candidates.empty()) return SearchStatus::Found;
-    work_ += p.items.size() + candidates.size();
-    if (work_ >= max_work_ || ((++nodes_ & 255) == 0 && deadline_.expired())) return SearchStatus::GaveUp;
+    if (unplaced == 0) return SearchStatus::Found;
+    work_ += 2 * p.items.size();
+    if (work_ >= max_work_ || nodes_ >= max_nodes_ || ((++nodes_ & 255) == 0 && deadline_.expired())) {
+      return SearchStatus::GaveUp;
+    }
+    // (lowest offset, begin, misfit, rank): by offset and begin, as the
+    // canonical order places them; then, with fitting_first_, those that
+    // end where the floor steps and whose top meets a neighbour's floor,
+    // as the pieces of a tiling do; then by the preorder.
+    std::vector<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>> candidates;
+    auto floor_at = [&](uint32_t s) { return std::max(low_[s], last_offset); };
+    for (uint32_t i : p.items) {
+      const uint64_t offset = min_offset_[i];
+      if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
+      if (offset < last_offset || (offset == last_offset && int64_t(items_[i].begin) <= last_begin)) continue;
+      if (twin_before_[i] != kNone && !placed_[twin_before_[i]]) continue;
+      const Item &item = items_[i];
+      uint32_t misfit = 0;
+      if (fitting_first_) {
+        const uint64_t top = offset + item.size;
+        bool end_fits = item.end >= p.last || total_[item.end] == 0 || floor_at(item.end) != offset;
+        bool top_fits = top == capacity_ ||
+                        (item.begin > p.first && total_[item.begin - 1] > 0 && floor_at(item.begin - 1) == top) ||
+                        (item.end < p.last && total_[item.end] > 0 && floor_at(item.end) == top);
+        misfit = (end_fits ? 0 : 2) + (top_fits ? 0 : 1);
+      }
+      candidates.emplace_back(offset, item.begin, misfit, rank_[i]);
+    }
     std::sort(candidates.begin(), candidates.end());
 
-    for (const auto &[offset, begin, rank] : candidates) {
+    for (const auto &[offset, begin, misfit, rank] : candidates) {
       uint32_t i = preorder_[rank];
-      if (offset < last_offset || (offset == last_offset && int64_t(begin) <= last_begin)) continue;
-      // Every buffer placed from now on starts at `offset` or higher, so a
-      // buffer that fits entirely below it would be left floating over a
-      // gap: the plan with that buffer dropped into the gap is found on
-      // another branch.
-      if (offset >= min_top) break;
-      if (offset + items_[i].size > capacity_) continue;
 
+      // With nothing unplaced alive at the same time, i can go at its
+      // lowest offset in any plan from here (MiniMalloc's hatless
+      // pruning): a plan in which a later candidate comes first would,
+      // with i moved down to this offset, be found by placing i now. So if
+      // placing i now fails, so does every other choice.
+      const bool hatless =
+          std::all_of(overlaps_[i].begin(), overlaps_[i].end(), [&](uint32_t j) { return placed_[j]; });
       size_t mark = changes_.size();
       bool cut = false;
       SearchStatus status = SearchStatus::Infeasible;
@@ -154,7 +209,7 @@ class Searcher {
       }
       if (status == SearchStatus::Found) return status;
       undo(mark);
-      if (status == SearchStatus::GaveUp) return status;
+      if (status == SearchStatus::GaveUp || hatless) return status;
     }
     return SearchStatus::Infeasible;
   }
@@ -166,39 +221,43 @@ class Searcher {
     const Item &item = items_[i];
     offset_[i] = offset;
     placed_[i] = true;
+    floor_key_[i] = UINT64_MAX;
     changes_.push_back({Change::Placed, i, 0});
     uint64_t top = offset + item.size;
     bool ok = true;
+    // A section's unplaced buffers go no lower than the lowest of their
+    // lowest offsets (MiniMalloc's unallocated floor). That lowest can only
+    // rise, and only where the buffer that leaves the section (i) or rises
+    // (those alive with i) held it: only those sections are recomputed.
     stamp_++;
+    touched_.clear();
+    auto touch_where_lowest = [&](const Item &changed, uint64_t old_offset) {
+      for (uint32_t s = changed.begin; s < changed.end; s++) {
+        if (low_[s] == old_offset && seen_[s] != stamp_) {
+          seen_[s] = stamp_;
+          touched_.push_back(s);
+        }
+      }
+    };
     for (uint32_t s = item.begin; s < item.end; s++) {
       total_[s] -= item.size;
-      seen_[s] = stamp_;
       if (s + 1 < item.end && --cuts_[s] == 0) cut = true;
     }
-    touched_.clear();
-    for (uint32_t s = item.begin; s < item.end; s++) touched_.push_back(s);
+    touch_where_lowest(item, offset);
     for (uint32_t j : overlaps_[i]) {
       if (placed_[j]) continue;
       uint64_t lowest = align_up(top, items_[j].alignment);
       if (lowest <= min_offset_[j]) continue;
       changes_.push_back({Change::MinOffset, j, min_offset_[j]});
+      touch_where_lowest(items_[j], min_offset_[j]);
       min_offset_[j] = lowest;
+      floor_key_[j] = lowest;
       if (lowest + items_[j].size > capacity_) ok = false;
-      for (uint32_t s = items_[j].begin; s < items_[j].end; s++) {
-        if (seen_[s] != stamp_) {
-          seen_[s] = stamp_;
-          touched_.push_back(s);
-        }
-      }
     }
     if (!ok) return false;
-    // A section's unplaced buffers go no lower than the lowest of their
-    // lowest offsets (MiniMalloc's unallocated floor).
     for (uint32_t s : touched_) {
       uint64_t low = UINT64_MAX;
-      for (uint32_t j : members_[s]) {
-        if (!placed_[j]) low = std::min(low, min_offset_[j]);
-      }
+      for (uint32_t j : members_[s]) low = std::min(low, floor_key_[j]);
       work_ += members_[s].size();
       if (low != low_[s]) {
         changes_.push_back({Change::Low, s, low_[s]});
@@ -209,9 +268,61 @@ class Searcher {
     // section above its floor; left of i, only above `offset`, since
     // buffers at one offset are placed left to right.
     work_ += p.last - p.first + overlaps_[i].size();
+    uint64_t lowest_floor = UINT64_MAX;
     for (uint32_t s = p.first; s < p.last; s++) {
       uint64_t lowest = std::max(low_[s], s < item.begin ? offset + 1 : offset);
       if (total_[s] > 0 && lowest + total_[s] > capacity_) return false;
+      if (total_[s] > 0) lowest_floor = std::min(lowest_floor, lowest);
+    }
+    return lowest_floor == UINT64_MAX || lowest_level_can_be_filled(p, item.begin, offset, lowest_floor);
+  }
+
+  // Where a section's floor plus its unplaced bytes reach the capacity
+  // exactly (a tight section: always, in a perfect packing), the bytes at
+  // its floor must be covered by a buffer placed exactly there. At the
+  // lowest floor f, those buffers lie within the runs of sections whose
+  // floor is f (elsewhere floors are higher), are never alive together
+  // (all at offset f), and must be buffers whose lowest offset is f (the
+  // search places each buffer at its lowest offset). So each such run must
+  // be tiled end to end by their lifetimes, skipping only sections with
+  // room to spare: a one-dimensional check that finds many dead ends at
+  // once, long before the search would fill the run and fail.
+  bool lowest_level_can_be_filled(const Partition &p, uint32_t placed_begin, uint64_t offset, uint64_t f) {
+    auto floor_of = [&](uint32_t s) { return std::max(low_[s], s < placed_begin ? offset + 1 : offset); };
+    // Buffers that can go at f, by first section.
+    at_floor_.clear();
+    for (uint32_t j : p.items) {
+      if (!placed_[j] && min_offset_[j] == f) at_floor_.push_back(j);
+    }
+    std::sort(at_floor_.begin(), at_floor_.end(),
+              [&](uint32_t a, uint32_t b) { return items_[a].begin < items_[b].begin; });
+    work_ += p.items.size() + (p.last - p.first);
+    size_t next_candidate = 0;
+    for (uint32_t s = p.first; s < p.last;) {
+      if (total_[s] == 0 || floor_of(s) != f) {
+        s++;
+        continue;
+      }
+      uint32_t run_end = s;
+      while (run_end < p.last && total_[run_end] > 0 && floor_of(run_end) == f) run_end++;
+      // reach_[t - s]: the sections [s, t) can be covered or skipped.
+      std::fill(reach_.begin(), reach_.begin() + (run_end - s) + 1, 0);
+      reach_[0] = 1;
+      while (next_candidate < at_floor_.size() && items_[at_floor_[next_candidate]].begin < s) next_candidate++;
+      size_t c = next_candidate;
+      for (uint32_t t = s; t < run_end; t++) {
+        if (!reach_[t - s]) {
+          while (c < at_floor_.size() && items_[at_floor_[c]].begin == t) c++;
+          continue;
+        }
+        if (floor_of(t) + total_[t] < capacity_) reach_[t + 1 - s] = 1;  // room to spare: may stay empty at f
+        for (; c < at_floor_.size() && items_[at_floor_[c]].begin == t; c++) {
+          if (items_[at_floor_[c]].end <= run_end) reach_[items_[at_floor_[c]].end - s] = 1;
+        }
+      }
+      if (!reach_[run_end - s]) return false;
+      next_candidate = c;
+      s = run_end;
     }
     return true;
   }
@@ -221,11 +332,12 @@ class Searcher {
       const Change c = changes_.back();
       changes_.pop_back();
       switch (c.kind) {
-        case Change::MinOffset: min_offset_[c.index] = c.old; break;
+        case Change::MinOffset: min_offset_[c.index] = floor_key_[c.index] = c.old; break;
         case Change::Low: low_[c.index] = c.old; break;
         case Change::Placed: {
           const Item &item = items_[c.index];
           placed_[c.index] = false;
+          floor_key_[c.index] = min_offset_[c.index];
           for (uint32_t s = item.begin; s < item.end; s++) {
             total_[s] += item.size;
             if (s + 1 < item.end) cuts_[s]++;
@@ -238,14 +350,17 @@ class Searcher {
 
   const std::vector<Item> &items_;
   const std::vector<uint32_t> &preorder_;
+  const bool fitting_first_;
   const uint64_t capacity_;
   const uint64_t max_work_;
+  const uint64_t max_nodes_;
   const Deadline &deadline_;
   const uint32_t sections_;
   std::vector<uint32_t> rank_;  // position of each item in preorder_
   std::vector<std::vector<uint32_t>> overlaps_;
   std::vector<std::vector<uint32_t>> members_;  // per section: items alive in it
   std::vector<uint64_t> min_offset_;  // lowest aligned offset above the placed buffers an item is alive with
+  std::vector<uint64_t> floor_key_;   // min_offset_ while unplaced, UINT64_MAX once placed: sections take the least
   std::vector<uint64_t> offset_;
   std::vector<bool> placed_;
   std::vector<uint64_t> total_;  // per section: bytes of unplaced buffers
@@ -254,6 +369,9 @@ class Searcher {
   std::vector<uint64_t> seen_;   // per section: stamp_ when last touched, to collect each once
   std::vector<uint32_t> touched_;
   uint64_t stamp_ = 0;
+  std::vector<uint32_t> twin_before_;  // the interchangeable buffer that must be placed first, or kNone
+  std::vector<uint32_t> at_floor_;     // scratch: buffers that can go at the lowest floor
+  std::vector<uint8_t> reach_;         // scratch: which prefixes of a run can be tiled
   std::vector<Change> changes_;
   uint64_t work_ = 0;
   uint64_t nodes_ = 0;
@@ -261,9 +379,9 @@ class Searcher {
 
 }  // namespace
 
-SearchResult search(const Prepared &prepared, const std::vector<uint32_t> &preorder, uint64_t capacity,
-                    uint64_t max_work, const Deadline &deadline) {
-  return Searcher(prepared, preorder, capacity, max_work, deadline).run();
+SearchResult search(const Prepared &prepared, const SearchOrder &order, uint64_t capacity, uint64_t max_work,
+                    uint64_t max_nodes, const Deadline &deadline) {
+  return Searcher(prepared, order, capacity, max_work, max_nodes, deadline).run();
 }
 
 }  // namespace harena::detail

@@ -3,11 +3,14 @@
 // plans: buffers are placed in nondecreasing offset order, each resting on
 // the highest buffer below it that it is alive with, which loses no
 // solution. A depth-first search chooses which buffer comes next. It prunes
-// partial plans that leave some time with more unplaced bytes than room,
-// and ones that leave a gap a remaining buffer could have used; and once no
-// unplaced buffer is alive across some time step, the two sides are solved
-// as separate problems, so a failure on one side does not make the search
-// retry the other.
+// partial plans that leave some time with more unplaced bytes than room;
+// ones that leave a gap a remaining buffer could have used; ones whose
+// lowest level cannot be tiled where it must be filled; orders of
+// interchangeable buffers but one; and, once a buffer that nothing
+// unplaced is alive with fails, every other choice at that step (MiniMalloc's
+// hatless pruning). Once no unplaced buffer is alive across some time step,
+// the two sides are solved as separate problems, so a failure on one side
+// does not make the search retry the other.
 #pragma once
 
 #include <cstdint>
@@ -28,11 +31,23 @@ struct SearchResult {
   SearchStatus status = SearchStatus::GaveUp;
   std::vector<uint64_t> offsets;  // indexed like prepared.items, when Found
   uint64_t work = 0;              // elementary operations done (see SolverOptions::search_work_per_buffer)
+  uint64_t nodes = 0;             // placements tried (see SolverOptions::search_node_limit)
 };
 
-// `preorder` (a permutation of item indices) decides between buffers that
-// could go at the same offset, and so steers the search.
-SearchResult search(const Prepared &, const std::vector<uint32_t> &preorder, uint64_t capacity,
-                    uint64_t max_work, const Deadline &);
+// How the search chooses between buffers that could go at the same offset,
+// which steers it.
+struct SearchOrder {
+  std::vector<uint32_t> preorder;  // a permutation of item indices: earlier first
+  // Before the preorder, buffers that would end where the floor steps and
+  // whose top would meet a neighbouring floor: the pieces of a tiling.
+  bool fitting_first = false;
+};
+
+// Looks for a plan within `capacity`, steered by `order`. It gives up after
+// `max_work` elementary operations or `max_nodes` nodes, whichever comes
+// first; with a larger budget it visits the same nodes first, so it finds
+// every plan a smaller budget finds.
+SearchResult search(const Prepared &, const SearchOrder &order, uint64_t capacity, uint64_t max_work,
+                    uint64_t max_nodes, const Deadline &);
 
 }  // namespace harena::detail

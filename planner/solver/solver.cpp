@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <optional>
 
-#include "solver/best_fit.h"
 #include "solver/deadline.h"
+#include "solver/first_fit.h"
 #include "solver/lowest_first.h"
 #include "solver/orders.h"
 #include "solver/prepared.h"
@@ -22,6 +23,7 @@ const char *order_name(Order order) {
     case Order::LengthDesc: return "length-desc";
     case Order::PressureDesc: return "pressure-desc";
     case Order::BeginAsc: return "begin-asc";
+    case Order::SizeClassDesc: return "size-class-desc";
   }
   return "?";
 }
@@ -52,6 +54,20 @@ uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets
   return arena;
 }
 
+// About the number of pairs of buffers alive together: for each buffer,
+// those alive in its first section (pairs that begin together count twice).
+uint64_t overlapping_pairs(const Prepared &prepared) {
+  std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
+  for (const detail::Item &item : prepared.items) {
+    live[item.begin]++;
+    live[item.end]--;
+  }
+  for (size_t t = 1; t < live.size(); t++) live[t] += live[t - 1];
+  uint64_t pairs = 0;
+  for (const detail::Item &item : prepared.items) pairs += uint64_t(live[item.begin] - 1);
+  return pairs;
+}
+
 // The same problem with time running backwards. A plan for one is a plan
 // for the other, but the search, which fills each level left to right,
 // takes a different path through it: hard problems are often easy the other
@@ -66,69 +82,102 @@ Prepared reversed_in_time(const Prepared &prepared) {
   return reversed;
 }
 
-// Runs the search with each preorder, forwards and backwards in time, in
-// turn, doubling the work limit each round, so that an easy variant succeeds
-// quickly and a hard problem still gets long runs (MiniMalloc's round robin).
-detail::SearchStatus search_with_restarts(const Prepared &prepared,
-                                          const std::vector<std::vector<uint32_t>> &preorders, uint64_t capacity,
-                                          uint64_t &work, const detail::Deadline &deadline,
-                                          std::vector<uint64_t> &offsets) {
-  const Prepared reversed = reversed_in_time(prepared);
-  // About one pass down the search tree to start with.
-  uint64_t first = uint64_t(prepared.items.size()) * prepared.items.size();
-  for (uint64_t limit = std::max<uint64_t>(1024, first);; limit *= 2) {
-    for (const std::vector<uint32_t> &preorder : preorders) {
-      for (const Prepared *variant : {&prepared, &reversed}) {
-        if (work == 0 || deadline.expired()) return detail::SearchStatus::GaveUp;
-        detail::SearchResult r = detail::search(*variant, preorder, capacity, std::min(limit, work), deadline);
-        work -= std::min(work, r.work);
-        if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
-        if (r.status != detail::SearchStatus::GaveUp) return r.status;
-      }
+// What the exact search may still spend, over all its runs.
+struct SearchBudget {
+  uint64_t work, nodes;
+  bool spent() const { return work == 0 || nodes == 0; }
+};
+
+// Runs the search for a plan within `capacity` with each order, forwards
+// and backwards in time, in turn, each run stopping after `limit` work, so
+// that whichever variant finds the plan quickly does (MiniMalloc's round
+// robin). GaveUp when every variant gave up.
+detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &reversed,
+                                     const std::vector<detail::SearchOrder> &orders, uint64_t capacity,
+                                     uint64_t limit, SearchBudget &budget, const detail::Deadline &deadline,
+                                     std::vector<uint64_t> &offsets) {
+  for (const detail::SearchOrder &order : orders) {
+    for (const Prepared *variant : {&prepared, &reversed}) {
+      if (budget.spent() || deadline.expired()) return detail::SearchStatus::GaveUp;
+      detail::SearchResult r =
+          detail::search(*variant, order, capacity, std::min(limit, budget.work), budget.nodes, deadline);
+      budget.work -= std::min(budget.work, r.work);
+      budget.nodes -= std::min(budget.nodes, r.nodes);
+      if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
+      if (r.status != detail::SearchStatus::GaveUp) return r.status;
     }
   }
+  return detail::SearchStatus::GaveUp;
 }
 
-// Searches for a plan with an arena of at most `goal`; if there is provably
-// none, for one between it and the incumbent, by bisection. Returns whether
-// `best` improved.
-bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t goal,
-                       uint64_t work, const detail::Deadline &deadline, Incumbent &best) {
-  std::vector<std::vector<uint32_t>> preorders;
-  for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-    preorders.push_back(detail::make_order(prepared, order, pressure));
+// The largest g that divides every size and alignment: offsets and tops of
+// canonical plans, and so arenas, are multiples of it.
+uint64_t granularity(const Prepared &prepared) {
+  uint64_t g = 0;
+  for (const detail::Item &item : prepared.items) g = std::gcd(g, std::gcd(item.size, item.alignment));
+  return std::max<uint64_t>(g, 1);
+}
+
+// Improves `best` by exact search, down to `goal` at best. Each round, with
+// a work limit per run that doubles from round to round, looks for a plan
+// at the lowest arena not yet ruled out (the lower bound first) and for one
+// halfway between that and the best found: an instance whose optimum lies
+// above the bound, where the search can rarely prove the bound impossible,
+// still gets better plans. Capacities are rounded down to what an arena can
+// be (a multiple of the granularity): room that no buffer can use would
+// only weaken the search's pruning, which is sharpest when every byte of a
+// section must be filled. Every decision depends only on earlier results,
+// so a larger budget repeats a smaller one's runs and goes on from there.
+// Returns whether `best` improved.
+bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
+                       uint64_t goal, SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
+  // Four preorders, each on its own and with the buffers that fit their
+  // place first: runs that differ fail on different instances.
+  std::vector<detail::SearchOrder> orders;
+  for (bool fitting_first : {false, true}) {
+    for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
+      orders.push_back({detail::make_order(prepared, order, pressure), fitting_first});
+    }
   }
+  const Prepared reversed = reversed_in_time(prepared);
+  const uint64_t g = granularity(prepared);
   bool improved = false;
-  uint64_t low = goal;  // below this is not worth looking, or proven empty
-  while (best.arena > low) {
-    uint64_t capacity = low == goal ? low : low + (best.arena - low) / 2;
-    std::vector<uint64_t> offsets;
-    detail::SearchStatus status = search_with_restarts(prepared, preorders, capacity, work, deadline, offsets);
-    if (status == detail::SearchStatus::Found) {
-      improved = true;
-      best.offsets = std::move(offsets);
-      best.arena = arena_of(prepared, best.offsets);
-    } else if (status == detail::SearchStatus::Infeasible) {
-      low = capacity + 1;
-    } else {
-      break;
+  uint64_t low = lower_bound / g * g;  // below this is proven empty
+  // About one pass down the search tree to start with.
+  const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
+  for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
+       limit = saturating_product(limit, 2)) {
+    for (bool halfway : {false, true}) {
+      if (best.arena <= goal || best.arena <= low) break;
+      uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
+      if (halfway && capacity <= low) break;
+      std::vector<uint64_t> offsets;
+      detail::SearchStatus status =
+          search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
+      if (status == detail::SearchStatus::Found) {
+        improved = true;
+        best.offsets = std::move(offsets);
+        best.arena = arena_of(prepared, best.offsets);
+      } else if (status == detail::SearchStatus::Infeasible) {
+        low = capacity + g;
+      }
     }
   }
   return improved;
 }
 
-// The greedy passes: lowest first, then best fit, for each order, stopping
-// early at `goal`. `best` gets the smallest arena and `method` how it was
-// made. Lowest first goes first because it usually wins: a later pass gives
-// up as soon as it reaches the best arena so far, which it can then no
-// longer beat.
+// The greedy passes: lowest first (unless `dense`), then first fit, for
+// each order, stopping early at `goal`. `best` gets the smallest arena and
+// `method` how it was made. Lowest first goes first because it usually wins
+// where it runs: a later pass gives up as soon as it reaches the best arena
+// so far, which it can then no longer beat.
 struct Greedy {
   Incumbent best;
   std::string method;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal) {
+                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal, bool dense) {
   Greedy greedy;
   auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
     if (candidate.arena < greedy.best.arena) {
@@ -136,25 +185,26 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
       greedy.method = std::string(kind) + " " + order_name(order);
     }
   };
-  for (Order order : options.lowest_first_orders) {
+  const std::vector<Order> lowest_first_orders = dense ? std::vector<Order>{} : options.lowest_first_orders;
+  for (Order order : lowest_first_orders) {
     if (greedy.best.arena <= goal) break;
     Incumbent candidate;
     candidate.order = detail::make_order(prepared, order, pressure);
     candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
     consider(std::move(candidate), "lowest-first", order);
   }
-  std::vector<Order> best_fit_orders = options.best_fit_orders;
-  if (best_fit_orders.empty() && options.lowest_first_orders.empty()) best_fit_orders = {Order::SizeDesc};
-  // Built only when a best-fit pass runs: its index is a list per time
-  // section, not worth making when lowest first already reached the goal.
-  std::optional<detail::BestFit> best_fit;
-  for (Order order : best_fit_orders) {
+  std::vector<Order> first_fit_orders = options.first_fit_orders;
+  if (first_fit_orders.empty() && lowest_first_orders.empty()) first_fit_orders = {Order::SizeClassDesc};
+  // Built only when a first-fit pass runs, which lowest first often
+  // makes unnecessary.
+  std::optional<detail::GapIndex> index;
+  for (Order order : first_fit_orders) {
     if (greedy.best.arena <= goal) break;
-    if (!best_fit) best_fit.emplace(prepared);
+    if (!index) index.emplace(detail::sections_of(prepared));
     Incumbent candidate;
     candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = best_fit->run(candidate.order, candidate.offsets, greedy.best.arena);
-    consider(std::move(candidate), "best-fit", order);
+    candidate.arena = detail::first_fit(prepared, *index, candidate.order, candidate.offsets, greedy.best.arena);
+    consider(std::move(candidate), "first-fit", order);
   }
   return greedy;
 }
@@ -171,25 +221,44 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
   plan.lower_bound = detail::lower_bound(prepared);
   plan.method = "nothing to place";
   if (!prepared.items.empty()) {
+    const uint64_t n = prepared.items.size();
     const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
     const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
     const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-    Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
-    Incumbent &best = greedy.best;
+    const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
+    const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, dense);
+    Incumbent best = greedy.best;
     plan.method = greedy.method;
 
-    detail::Deadline deadline(options.time_budget_ms);
-    if (best.arena > goal && options.improve_passes > 0) {
-      uint64_t before = best.arena;
-      const uint64_t placements = saturating_product(options.improve_placements_per_buffer, prepared.items.size());
-      detail::squeaky_wheel(prepared, best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
-                            deadline, best);
-      if (best.arena < before) plan.method += " + squeaky wheel";
+    // Both improvements start from the greedy plan, each with its own
+    // budget, and the plan is the best of all, so more budget for either
+    // never makes the plan worse. The search goes first: on the small
+    // problems where it runs it is the one that reaches the bound, after
+    // which nothing can do better.
+    const bool search =
+        greedy.best.arena > goal && n <= options.search_max_buffers && options.search_work_per_buffer > 0;
+    const double budget_ms = options.time_budget_ms;
+    if (search) {
+      detail::Deadline deadline(budget_ms * 3 / 4);
+      Incumbent searched = greedy.best;
+      SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
+                          options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
+      if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
+          searched.arena < best.arena) {
+        best = std::move(searched);
+        plan.method = "exact search";
+      }
     }
-    if (best.arena > goal && prepared.items.size() <= options.search_max_buffers &&
-        options.search_work_per_buffer > 0) {
-      uint64_t work = saturating_product(options.search_work_per_buffer, prepared.items.size());
-      if (improve_by_search(prepared, pressure, goal, work, deadline, best)) plan.method = "exact search";
+    if (greedy.best.arena > goal && best.arena > plan.lower_bound && !dense && options.improve_passes > 0) {
+      detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
+      Incumbent wheeled = greedy.best;
+      const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);
+      detail::squeaky_wheel(prepared, greedy.best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
+                            deadline, wheeled);
+      if (wheeled.arena < best.arena) {
+        best = std::move(wheeled);
+        plan.method = greedy.method + " + squeaky wheel";
+      }
     }
 
     for (size_t i = 0; i < prepared.items.size(); i++) plan.offsets[prepared.items[i].index] = best.offsets[i];

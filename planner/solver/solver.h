@@ -5,13 +5,16 @@
 // Greedy passes first, each placing every buffer once: lowest first (always
 // the buffer that can go lowest, as MiniMalloc's search builds plans, except
 // that buffers whose busiest time leaves room wait by a fraction of that
-// room) and best fit (TFLite's greedy-by-size, XLA's heap simulator: each
-// buffer in turn into the smallest gap that holds it), each over a few
-// orders; the smallest arena wins. Then, while the arena is above the lower
-// bound, a bounded improvement: squeaky-wheel passes that bring the buffers
-// causing a peak forward, re-placing only the buffers around each peak, and
-// for small problems an exact search for a plan at the lower bound (after
-// MiniMalloc).
+// room) and first fit (TFLite's greedy by size: each buffer in turn at the
+// lowest offset that holds it, found through an index over time), each over
+// a few orders; the smallest arena wins. Lowest first costs time for every
+// pair of buffers alive together, so on programs with thousands of buffers
+// alive at once only first fit runs. Then, while the arena is above the
+// lower bound, two bounded improvements, each starting from the greedy plan:
+// for small problems an exact search (after MiniMalloc), and squeaky-wheel
+// passes that bring the buffers causing a peak forward, re-placing only the
+// buffers around each peak. The plan is the best any phase found, so a
+// larger budget never gives a larger arena.
 #pragma once
 
 #include <cstdint>
@@ -22,15 +25,16 @@
 
 namespace harena {
 
-// Orders for the greedy passes: the order in which best fit places buffers,
+// Orders for the greedy passes: the order in which first fit places buffers,
 // and how lowest first breaks ties. Ties within an order go to the lower
 // buffer index, so every order is deterministic.
 enum class Order {
-  SizeDesc,      // largest first (TFLite greedy-by-size)
-  AreaDesc,      // largest size x lifetime first
-  LengthDesc,    // longest lifetime first
-  PressureDesc,  // first those alive at the busiest times (highest peak of live bytes over their lifetime)
-  BeginAsc,      // in order of first use, like an allocator running the program
+  SizeDesc,       // largest first (TFLite greedy-by-size)
+  AreaDesc,       // largest size x lifetime first
+  LengthDesc,     // longest lifetime first
+  PressureDesc,   // first those alive at the busiest times (highest peak of live bytes over their lifetime)
+  BeginAsc,       // in order of first use, like an allocator running the program
+  SizeClassDesc,  // largest power-of-two size class first, in order of first use within a class
 };
 
 struct SolverOptions {
@@ -39,13 +43,22 @@ struct SolverOptions {
   // stop early once one reaches good_enough_ratio.
   std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
 
-  // Orders of the best-fit passes, one pass each, after those. With both
-  // lists empty, one best-fit pass in SizeDesc order. A greedy pass gives
-  // up as soon as its arena reaches the best so far, so one that cannot win
-  // costs little; with the lowest-first passes' ranks below, best fit
-  // rarely wins on random lifetimes, but it stays in as the field's
-  // baseline (TFLite, XLA), which the plan is then never worse than.
-  std::vector<Order> best_fit_orders = {Order::SizeDesc};
+  // Lowest first and the squeaky wheel update every buffer alive with the
+  // one they place, so their time grows with the number of pairs of buffers
+  // alive together. They run only while those pairs number at most this
+  // many per buffer on average (random lifetimes have about 50; a program
+  // with thousands alive at once has thousands, and takes seconds where
+  // first fit takes a fraction of one, and plans as well there).
+  uint64_t lowest_first_max_pairs_per_buffer = 512;
+
+  // Orders of the first-fit passes, one pass each, after those. With no
+  // pass left to run (both lists empty, or lowest first left out as
+  // above), one first-fit pass in SizeClassDesc order. A greedy pass gives
+  // up as soon as its arena reaches the best so far, so one that cannot
+  // win costs little. SizeClassDesc places as well as SizeDesc, and since
+  // buffers that follow each other in the order are near each other in
+  // time, the index stays in cache (about twice as fast on large programs).
+  std::vector<Order> first_fit_orders = {Order::SizeClassDesc};
 
   // Lowest first lets buffers whose busiest time leaves room wait: each is
   // ranked by its lowest offset plus this fraction of that room (the lower
@@ -68,15 +81,21 @@ struct SolverOptions {
 
   // The exact search runs on problems with at most this many buffers of
   // nonzero size (each of its steps costs time linear in that number)...
-  size_t search_max_buffers = 400;
+  size_t search_max_buffers = 500;
 
-  // ...doing at most this much work per buffer (elementary operations of a
-  // few nanoseconds each, so about 0.2 ms per buffer), looking for a plan
-  // within good_enough_ratio, then, if that is proven impossible, for one
-  // between it and the best found. It stops as soon as it succeeds, but
-  // where the lower bound is out of reach it can rarely prove so and spends
-  // all of this.
-  uint64_t search_work_per_buffer = 50000;
+  // ...doing at most this much work per buffer (elementary operations of
+  // about a nanosecond each, so about 0.1 ms per buffer), looking for a plan
+  // within good_enough_ratio and, in turn, for one halfway between that and
+  // the best found. It stops as soon as it reaches good_enough_ratio, but
+  // where that is out of reach it can rarely prove so and spends all of
+  // this. 0 turns the search off.
+  uint64_t search_work_per_buffer = 120000;
+
+  // ...and at most this many search nodes (placements tried) in all, 0 for
+  // no limit. A node costs time that varies with the problem; a node limit
+  // gives the same plan on any machine whatever the other budgets, for
+  // reproducible runs of a long search.
+  uint64_t search_node_limit = 0;
 
   // Improvement stops once the arena is at most the lower bound times this;
   // 1.0 insists on the bound. The default treats a gap of 0.01% as closed:
@@ -84,11 +103,15 @@ struct SolverOptions {
   // plan can avoid) could otherwise take the whole search budget.
   double good_enough_ratio = 1.0001;
 
-  // Wall-clock cap on the improvement in milliseconds, 0 for none. Plans
-  // depend only on the problem and the options as long as the pass and work
-  // budgets above run out first, as they do by default (the default
-  // improvement takes at most about 4 s, for 100,000 buffers that are alive
-  // 50 at a time); the cap only guards against a slow or overloaded machine.
+  // Wall-clock cap on the improvement in milliseconds, 0 for none. When the
+  // exact search runs, it gets three quarters of it and the squeaky wheel
+  // (after it, unless it reached the lower bound) a quarter, so that a
+  // larger cap gives each more time.
+  // Plans depend only on the problem and the options as long as the pass,
+  // work and node budgets above run out first, as they do by default (the
+  // default improvement takes at most about 4 s, for 100,000 buffers that
+  // are alive 50 at a time); the cap only guards against a slow or
+  // overloaded machine.
   double time_budget_ms = 10000;
 };
 

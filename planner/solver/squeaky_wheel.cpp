@@ -97,8 +97,12 @@ class Wheel {
   const std::vector<uint64_t> &offsets() const { return offsets_; }
 
  private:
-  bool out_of_budget(size_t placements) const {
-    return placed_ + placements > budget_.placements || deadline_.expired();
+  // Once out, stays out: a later, smaller window that would still fit in
+  // what is left is not lowered either, so a larger budget makes every pass
+  // a smaller one makes, and goes on from there.
+  bool out_of_budget(size_t placements) {
+    exhausted_ = exhausted_ || placed_ + placements > budget_.placements || deadline_.expired();
+    return exhausted_;
   }
 
   // Whether the windows to lower hold few enough buffers to be worth
@@ -155,6 +159,7 @@ class Wheel {
   std::vector<uint64_t> offsets_;   // the plan so far
   std::vector<uint64_t> scratch_;   // the window's last pass
   uint64_t placed_ = 0;
+  bool exhausted_ = false;
 };
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "solver/validator.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "solver/describe.h"
 
@@ -38,21 +37,30 @@ Validation validate(const Problem &problem, const Plan &plan) {
                 std::to_string(highest_end));
   }
 
-  std::vector<size_t> by_begin(buffers.size());
-  std::iota(by_begin.begin(), by_begin.end(), 0);
-  std::stable_sort(by_begin.begin(), by_begin.end(),
-                   [&](size_t a, size_t b) { return buffers[a].begin < buffers[b].begin; });
-  for (size_t x = 0; x < by_begin.size(); x++) {
-    size_t i = by_begin[x];
-    const Buffer &a = buffers[i];
-    // Every later buffer in this order begins at or after a.begin, so it is
-    // alive together with a exactly when it begins before a.end.
-    for (size_t y = x + 1; y < by_begin.size() && buffers[by_begin[y]].begin < a.end; y++) {
-      size_t j = by_begin[y];
-      const Buffer &b = buffers[j];
-      uint64_t oa = plan.offsets[i], ob = plan.offsets[j];
-      if (a.size > 0 && b.size > 0 && oa < ob + b.size && ob < oa + a.size) {
-        return fail(detail::describe_placed(a, i, oa) + " overlaps " + detail::describe_placed(b, j, ob));
+  // Lifetimes and byte ranges side by side, sorted by begin: the pairwise
+  // loop below then reads consecutive memory, which matters when millions
+  // of pairs are alive together.
+  struct Span {
+    int64_t begin, end;
+    uint64_t lo, hi;
+    size_t index;
+  };
+  std::vector<Span> spans;
+  for (size_t i = 0; i < buffers.size(); i++) {
+    if (buffers[i].size > 0) {
+      spans.push_back({buffers[i].begin, buffers[i].end, plan.offsets[i], plan.offsets[i] + buffers[i].size, i});
+    }
+  }
+  std::stable_sort(spans.begin(), spans.end(), [](const Span &a, const Span &b) { return a.begin < b.begin; });
+  for (size_t x = 0; x < spans.size(); x++) {
+    const Span &a = spans[x];
+    // Every later span begins at or after a.begin, so it is alive together
+    // with a exactly when it begins before a.end.
+    for (size_t y = x + 1; y < spans.size() && spans[y].begin < a.end; y++) {
+      const Span &b = spans[y];
+      if (a.lo < b.hi && b.lo < a.hi) {
+        return fail(detail::describe_placed(buffers[a.index], a.index, a.lo) + " overlaps " +
+                    detail::describe_placed(buffers[b.index], b.index, b.lo));
       }
     }
   }

@@ -45,6 +45,22 @@ TEST(Csv, ColumnsInAnyOrderWithAlignmentAndOffset) {
   EXPECT_EQ(b.alignment, 256u);
 }
 
+TEST(Csv, ByteOrderMarkIsSkipped) {
+  // Spreadsheets start a UTF-8 CSV with EF BB BF.
+  Problem p = read("\xEF\xBB\xBFid,lower,upper,size\na,0,2,8\n");
+  ASSERT_EQ(p.buffers.size(), 1u);
+  EXPECT_EQ(p.buffers[0].id, "a");
+  // Only at the very start: elsewhere it stays part of the text.
+  EXPECT_EQ(read("id,lower,upper,size\n\xEF\xBB\xBF" "a,0,2,8\n").buffers[0].id, "\xEF\xBB\xBF" "a");
+}
+
+TEST(Csv, DuplicateIdNamesBothLines) {
+  EXPECT_EQ(error_of("id,lower,upper,size\na,0,2,8\nb,0,2,8\n\na,3,4,8\n"),
+            "test.csv:5: duplicate id 'a' (first on line 2); each buffer needs its own id");
+  // The same id with different case or spacing inside is another id.
+  EXPECT_EQ(read("id,lower,upper,size\na,0,2,8\nA,0,2,8\na b,0,2,8\n").buffers.size(), 3u);
+}
+
 TEST(Csv, HeaderOnlyIsAnEmptyProblem) { EXPECT_TRUE(read("id,lower,upper,size\n").buffers.empty()); }
 
 TEST(Csv, RoundTrip) {

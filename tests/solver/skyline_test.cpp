@@ -1,10 +1,10 @@
-// The skyline segment tree, and the lowest-first and best-fit passes: carried
+// The skyline segment tree, and the lowest-first and first-fit passes: carried
 // on over a floor, ranked with biases, giving up at a bound.
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "solver/best_fit.h"
+#include "solver/first_fit.h"
 #include "solver/instances.h"
 #include "solver/lowest_first.h"
 #include "solver/orders.h"
@@ -130,20 +130,31 @@ TEST(GreedyPasses, GiveUpOnlyWhenTheyCannotBeatTheBound) {
   EXPECT_GE(pass.run(partial, bias, lf / 2), lf / 2);
   EXPECT_LT(pass.placed(), prepared.items.size());
 
-  BestFit best_fit(prepared);
-  const uint64_t bf = best_fit.run(order, full);
-  EXPECT_EQ(best_fit.run(order, partial, bf + 1), bf);
+  GapIndex index(sections_of(prepared));
+  const uint64_t ff = first_fit(prepared, index, order, full);
+  EXPECT_EQ(first_fit(prepared, index, order, partial, ff + 1), ff);  // the index is cleared between passes
   EXPECT_EQ(partial, full);
 }
 
-TEST(GreedyPasses, BestFitStopsAtTheFirstBufferThatReachesTheBound) {
+TEST(GreedyPasses, FirstFitStopsAtTheFirstBufferThatReachesTheBound) {
   // Largest first: 200 bytes go first and already reach 150, so the pass
   // stops there instead of stacking the other 100 on top (300).
   Prepared prepared = prepare({{{"a", 0, 2, 100, 1}, {"b", 0, 2, 200, 1}}});
-  BestFit best_fit(prepared);
+  GapIndex index(sections_of(prepared));
   std::vector<uint64_t> offsets;
-  EXPECT_EQ(best_fit.run({1, 0}, offsets), 300u);
-  EXPECT_EQ(best_fit.run({1, 0}, offsets, 150), 200u);
+  EXPECT_EQ(first_fit(prepared, index, {1, 0}, offsets), 300u);
+  EXPECT_EQ(first_fit(prepared, index, {1, 0}, offsets, 150), 200u);
+}
+
+TEST(GreedyPasses, FirstFitFillsTheLowestHoleThatHoldsABuffer) {
+  // a and c leave a hole of 100 bytes at [100, 200) during steps 2-4 under
+  // b; d (80 bytes, steps 2-3) goes into it rather than on top.
+  Prepared prepared = prepare({{{"a", 0, 6, 100, 1}, {"b", 0, 6, 100, 1}, {"c", 0, 2, 100, 1}, {"d", 2, 4, 80, 1}}});
+  GapIndex index(sections_of(prepared));
+  std::vector<uint64_t> offsets;
+  // a at 0, c at 100, b at 200 (above c), then d into c's place.
+  EXPECT_EQ(first_fit(prepared, index, {0, 2, 1, 3}, offsets), 300u);
+  EXPECT_EQ(offsets, (std::vector<uint64_t>{0, 200, 100, 100}));
 }
 
 TEST(SlackBias, IsTheWeightedRoomAtEachBuffersBusiestTime) {

@@ -112,16 +112,17 @@ TEST(Solver, EveryOptionAloneStillGivesValidPlans) {
   std::mt19937_64 rng(11);
   Problem p = testing::random_problem(rng, 200);
   SolverOptions none;
-  none.best_fit_orders.clear();
+  none.first_fit_orders.clear();
   none.lowest_first_orders.clear();
   none.improve_passes = 0;
   none.search_work_per_buffer = 0;
-  solve_checked(p, none);  // falls back to one best-fit pass
-  for (Order order : {Order::SizeDesc, Order::AreaDesc, Order::LengthDesc, Order::PressureDesc, Order::BeginAsc}) {
+  solve_checked(p, none);  // falls back to one first-fit pass
+  for (Order order : {Order::SizeDesc, Order::AreaDesc, Order::LengthDesc, Order::PressureDesc, Order::BeginAsc,
+                      Order::SizeClassDesc}) {
     SolverOptions o = none;
-    o.best_fit_orders = {order};
+    o.first_fit_orders = {order};
     solve_checked(p, o);
-    o.best_fit_orders.clear();
+    o.first_fit_orders.clear();
     o.lowest_first_orders = {order};
     solve_checked(p, o);
   }
