@@ -45,7 +45,7 @@ harena::SolverOptions decode_options(uint8_t bits) {
         o.lowest_first_orders.clear();
     }
     if (bits & 32) {
-        o.best_fit_orders = {harena::Order::LengthDesc, harena::Order::PressureDesc, harena::Order::BeginAsc};
+        o.first_fit_orders = {harena::Order::LengthDesc, harena::Order::PressureDesc, harena::Order::BeginAsc};
     }
     if (bits & 64) {
         o.slack_weight = 0;
