@@ -4,12 +4,21 @@
 // tests.
 #include "arena_pass.h"
 
+#include <string>
+#include <vector>
+
 namespace harena_test {
 
 struct Lowered {
     Halide::Internal::Stmt stmt;
     harena::PassReport report;
 };
+
+inline harena::PassOptions quiet() {
+    harena::PassOptions o;
+    o.trace = 0;
+    return o;
+}
 
 class CapturingPass : public Halide::Internal::IRMutator {
 public:
@@ -24,5 +33,15 @@ private:
     harena::PassOptions options;
     Lowered *out;
 };
+
+// Compiles `p` for the host (with a user_context) with the planner at the
+// custom-lowering-pass point, quiet unless options say otherwise.
+inline Lowered lower_for_host(Halide::Pipeline &p, const std::vector<Halide::Argument> &arguments,
+                              const std::string &name, harena::PassOptions options = quiet()) {
+    Lowered l;
+    p.add_custom_lowering_pass(new CapturingPass(std::move(options), &l));
+    p.compile_to_module(arguments, name, Halide::get_host_target().with_feature(Halide::Target::UserContext));
+    return l;
+}
 
 }  // namespace harena_test

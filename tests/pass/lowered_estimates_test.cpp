@@ -90,11 +90,7 @@ TEST(PassLoweredEstimates, AFloatScalarsEstimateSizesWhatDependsOnIt) {
     grid.compute_root();
     out.output_buffer().set_estimates({{0, 100}});
     Pipeline p(out);
-    Lowered l;
-    harena::PassOptions o;
-    o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input, r}, "grid", get_host_target().with_feature(Target::UserContext));
+    Lowered l = harena_test::lower_for_host(p, {input, r}, "grid");
     ASSERT_EQ(l.report.planned_count(), 1);
     // 100 x 4 floats at the estimates, plus the read-past padding.
     EXPECT_EQ(l.report.buffers[0].planned_bytes, (100u * 4u + 3u) * 4u);
@@ -153,11 +149,7 @@ TEST(PassLoweredEstimates, AMaximumForAScalarBoundsWhatDependsOnIt) {
         std::vector<Expr> message = m.message;
         p.add_requirement(m.condition, message);
     }
-    Lowered low;
-    harena::PassOptions o;
-    o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &low));
-    p.compile_to_module({input, levels}, "levels", get_host_target().with_feature(Target::UserContext));
+    Lowered low = harena_test::lower_for_host(p, {input, levels}, "levels");
     ASSERT_EQ(low.report.planned_count(), 1);
     EXPECT_TRUE(low.report.bounded);
     EXPECT_EQ(decision(low.report, per_level.name()).planned_bytes, (5000u + 3u) * 4u);
@@ -198,11 +190,7 @@ TEST(PassLoweredEstimates, AStageInsideALoopOverAScalarsRangeGetsAnEntryBound) {
     g.compute_at(out, r);
     out.output_buffer().set_estimates({{0, 100}});
     Pipeline p(out);
-    Lowered low;
-    harena::PassOptions o;
-    o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &low));
-    p.compile_to_module({input, levels}, "levels", get_host_target().with_feature(Target::UserContext));
+    Lowered low = harena_test::lower_for_host(p, {input, levels}, "levels");
     ASSERT_EQ(low.report.planned_count(), 1);
     EXPECT_FALSE(decision(low.report, g.name()).bounded);
     const Expr bytes = harena_test::checked_bytes(low.stmt, g.name());
