@@ -112,7 +112,16 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
     Expr exit = Call::make(Handle(), Call::register_destructor,
                            {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},
                            Call::Intrinsic);
-    Stmt s = Block::make(Evaluate::make(exit), body);
+    // In guard mode the band at the frame's start is checked before a
+    // successful return, so that a damaged one fails the call: the exit's
+    // own check at the pop can only report.
+    Expr guard = Variable::make(UInt(64), "harena.guard");
+    Expr lead = Call::make(Int(32), "harena_guard_check", {uc, base}, Call::Extern);
+    Expr lead_status = Variable::make(Int(32), "harena.guard_status.lead");
+    Stmt check_lead = IfThenElse::make(guard != make_zero(UInt(64)),
+                                       LetStmt::make("harena.guard_status.lead", lead,
+                                                     AssertStmt::make(lead_status == 0, lead_status)));
+    Stmt s = Block::make(Evaluate::make(exit), Block::make(body, check_lead));
     s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);
     return LetStmt::make("harena.status", enter, s);
@@ -120,6 +129,7 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
 
 struct RunLayout {
     std::vector<std::pair<std::string, Expr>> lets;  // in dependency order
+    Expr guard;                                      // the band after each slice, 0 unless in guard mode
     std::vector<Expr> offsets;                       // per planned buffer, in problem order
     std::vector<Expr> sizes;                         // per planned buffer: its bytes in this run
     Expr needed;                                     // bytes this run touches
@@ -169,6 +179,10 @@ std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<s
 // a let of its own, evaluated once per run: nothing simplifies or eliminates
 // common subexpressions after this pass, and a size appears in the offset of
 // every buffer that rests on it.
+//
+// In guard mode (harena_pipeline_guard_bytes) every slice is followed by a
+// band and the frame starts with one: the same replay with each size grown by
+// the band, which keeps every two buffers alive together apart for any sizes.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
                      uint64_t alignment) {
     std::vector<size_t> order(planned.size());
@@ -176,6 +190,11 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
     std::vector<std::vector<size_t>> below = direct_supports(supports(problem, plan), order);
     RunLayout layout;
+    const Expr a = make_const(UInt(64), alignment);
+    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
+    Expr band = Call::make(UInt(64), "harena_pipeline_guard_bytes", {uc}, Call::Extern);
+    layout.lets.emplace_back("harena.guard", ((band + a - 1) / a) * a);
+    layout.guard = Variable::make(UInt(64), "harena.guard");
     std::vector<Expr> &sizes = layout.sizes;
     sizes.resize(planned.size());
     for (size_t i = 0; i < planned.size(); i++) {
@@ -190,12 +209,12 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     }
     layout.offsets.resize(planned.size());
     layout.needed = make_zero(UInt(64));
-    const Expr a = make_const(UInt(64), alignment);
+    const Expr &guard = layout.guard;
     std::vector<bool> supports_another(planned.size(), false);
     for (size_t i : order) {
-        Expr start = make_zero(UInt(64));
+        Expr start = guard;
         for (size_t j : below[i]) {
-            start = max(start, layout.offsets[j] + sizes[j]);
+            start = max(start, layout.offsets[j] + sizes[j] + guard);
             supports_another[j] = true;
         }
         std::string name = "harena.offset." + std::to_string(i);
@@ -205,7 +224,7 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     // A buffer that another rests on ends below that one's end.
     for (size_t i : order) {
         if (!supports_another[i]) {
-            layout.needed = max(layout.needed, layout.offsets[i] + sizes[i]);
+            layout.needed = max(layout.needed, layout.offsets[i] + sizes[i] + guard);
         }
     }
     layout.needed = simplify(layout.needed);
@@ -321,7 +340,8 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
         report.capturable = false;
         not_capturable = "it plans no buffer, so it never enters the arena";
     }
-    const uint32_t traits = report.capturable ? 1u : 0u;  // HARENA_PIPELINE_CAPTURABLE
+    // HARENA_PIPELINE_GUARDS, and HARENA_PIPELINE_CAPTURABLE where it is.
+    const uint32_t traits = 2u | (report.capturable ? 1u : 0u);
     if (!placed.empty()) {
         Expr device_interface = null_device_interface();
         if (options.device_target) {
@@ -343,7 +363,8 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             }
             return framed;
         });
-        result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface);
+        result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface,
+                                     Guard{layout.guard, options.pipeline_name});
         if (options.device_target) {
             result = route_argument_buffers(result);
         }

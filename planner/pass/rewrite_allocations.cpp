@@ -39,21 +39,58 @@ Expr user_context() {
     return Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
 }
 
+
 class RewriteAllocations : public IRMutator {
 public:
-    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i)
-        : placed(p), base(b), device_interface(i) {}
+    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Guard &g)
+        : placed(p), base(b), device_interface(i), guard(g) {}
 
     using IRMutator::visit;
 
 private:
     const std::map<const IRNode *, Placement> &placed;
     Expr base, device_interface;
+    const Guard &guard;
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
-    std::map<std::string, Expr> offset_of;
+    std::map<std::string, Expr> offset_of;  // of every planned buffer, by the name its Free uses
 
     Expr slice(const Expr &offset) const { return base + offset; }
+
+    int statuses = 0;
+
+    // `call`, an Int(32) status, checked as Halide checks its own where the
+    // arena is in guard mode: a nonzero status ends the pipeline with that
+    // code (the runtime has reported why).
+    Stmt checked_when_guarded(const Expr &call) {
+        const std::string name = "harena.guard_status." + std::to_string(statuses++);
+        Expr status = Variable::make(Int(32), name);
+        Stmt check = LetStmt::make(name, call, AssertStmt::make(status == 0, status));
+        return IfThenElse::make(guard.bytes != make_zero(UInt(64)), check);
+    }
+
+    // Guard mode: fills the band from the end of the buffer's bytes to the
+    // end of its slice and on for one band (the next slice starts there).
+    // `padding`: bytes at the end of the size that Halide may read but never
+    // writes (host allocations, see buffer_census.cpp); the band starts there.
+    Stmt with_guard_band(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
+        Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
+        Expr band = p.bytes - bytes + guard.bytes;
+        Expr call = Call::make(Int(32), "harena_guard_slice",
+                               {user_context(), StringImm::make(guard.pipeline), StringImm::make(c.name),
+                                slice(p.offset), bytes, band},
+                               Call::Extern);
+        return Block::make(checked_when_guarded(call), s);
+    }
+
+    Stmt visit(const Free *op) override {
+        auto it = offset_of.find(op->name);
+        if (it == offset_of.end()) {
+            return IRMutator::visit(op);
+        }
+        Expr call = Call::make(Int(32), "harena_guard_check", {user_context(), slice(it->second)}, Call::Extern);
+        return Block::make(checked_when_guarded(call), op);
+    }
 
     Stmt visit(const Allocate *op) override {
         auto it = placed.find(op);
@@ -66,6 +103,7 @@ private:
         Expr new_expr = op->new_expr;
         std::string free_function = op->free_function;
         if (c.kind == BufferKind::Host) {
+            offset_of[op->name] = offset;
             body = mutate(op->body);
             new_expr = reinterpret(Handle(), slice(offset));
             free_function = kNopFree;
@@ -93,7 +131,8 @@ private:
         }
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     new_expr, free_function);
-        return with_size_check(c, it->second.bytes, alloc);
+        const int padding = c.kind == BufferKind::Host ? 3 * op->type.bytes() : 0;
+        return with_size_check(c, it->second.bytes, with_guard_band(c, it->second, alloc, padding));
     }
 
     // The slice holds what the frame computed for this call. Where that is a
@@ -125,9 +164,12 @@ private:
             const Candidate &c = *it->second.candidate;
             ScopedBinding<> bind(device_buffers, c.name);
             ScopedBinding<> both(host_and_device_buffers, c.name);
+            offset_of[c.name] = it->second.offset;
             Stmt body = mutate(op->body);
             return with_size_check(c, it->second.bytes,
-                                   LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
+                                   with_guard_band(c, it->second,
+                                                   LetStmt::make(op->name, bind_device(op->value, it->second.offset),
+                                                                 body)));
         }
         if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
@@ -183,8 +225,8 @@ private:
 }  // namespace
 
 Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
-                         const Expr &device_interface) {
-    return RewriteAllocations(placed, base, device_interface).mutate(s);
+                         const Expr &device_interface, const Guard &guard) {
+    return RewriteAllocations(placed, base, device_interface, guard).mutate(s);
 }
 
 }  // namespace harena

@@ -12,11 +12,21 @@ struct Placement {
     Halide::Expr bytes;   // UInt(64): the slice's bytes in this call, computed there too
 };
 
+// Guard mode: the band after each slice in this call (UInt(64), 0 when the
+// arena is not in guard mode) and the pipeline's name for the reports.
+struct Guard {
+    Halide::Expr bytes;
+    std::string pipeline;
+};
+
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
 // interface planned device buffers are bound to (unused for host plans).
-// `placed` is keyed by Candidate::node.
+// `placed` is keyed by Candidate::node. Where guard.bytes is not 0 each
+// slice's band is filled where its buffer is created and checked where it is
+// freed (harena_guard_slice, harena_guard_check).
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
                                            const std::map<const Halide::Internal::IRNode *, Placement> &placed,
-                                           const Halide::Expr &base, const Halide::Expr &device_interface);
+                                           const Halide::Expr &base, const Halide::Expr &device_interface,
+                                           const Guard &guard);
 
 }  // namespace harena

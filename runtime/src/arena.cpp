@@ -29,9 +29,10 @@ int resolve_options(const harena_options *given, const char *function, harena_op
     if (options->max_frames == 0) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: max_frames is 0", function);
     }
-    const char *env = std::getenv("HARENA_DEBUG");
-    if (env != nullptr && std::strcmp(env, "1") == 0) {
-        options->debug = 1;
+    read_environment(*options);
+    if (options->guard != 0 && options->guard_bytes == 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: guard mode is on but guard_bytes is 0; give each band at least one byte", function);
     }
     return HARENA_OK;
 }
@@ -44,6 +45,19 @@ int too_large(void *user_context, const char *function, uint64_t capacity) {
 
 }  // namespace
 
+void read_environment(harena_options &options) {
+    const auto on = [](const char *name) {
+        const char *value = std::getenv(name);
+        return value != nullptr && std::strcmp(value, "1") == 0;
+    };
+    if (on("HARENA_DEBUG")) {
+        options.debug = 1;
+    }
+    if (on("HARENA_GUARD")) {
+        options.guard = 1;
+    }
+}
+
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options) {
     auto *arena = new (std::nothrow) harena_arena;
     if (arena == nullptr) {
@@ -54,6 +68,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->overflow_policy = options.overflow_policy;
     arena->debug = options.debug != 0;
     arena->grow = options.grow != 0;
+    arena->guard = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     arena->frames.resize(options.max_frames);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;
@@ -87,6 +102,8 @@ void harena_options_init(harena_options *options) {
     options->debug = 0;
     options->max_frames = 64;
     options->grow = 0;
+    options->guard = 0;
+    options->guard_bytes = 256;
 }
 
 int harena_create(void *user_context, const halide_device_interface_t *device_interface, uint64_t capacity,

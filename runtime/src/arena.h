@@ -39,6 +39,18 @@ struct LiveAllocation {
     std::string name;
 };
 
+// Guard mode: the band after a slice, offsets from the arena's base. The
+// slice is [slice, begin), the band [begin, end); a band before a frame's
+// first slice has slice == begin and `before` set.
+struct GuardBand {
+    uint64_t slice;
+    uint64_t begin;
+    uint64_t end;
+    bool before;
+    std::string buffer;    // for messages: "buffer 'f'", "halide_buffer_t 0x... (float32, 64x64)"
+    std::string pipeline;  // "pipeline 'p'", or empty when not known
+};
+
 // What an allocation is called in messages: a caller's name, a buffer's
 // shape, or nothing. Formatted only when a message or a debug record needs it.
 struct AllocationName {
@@ -96,6 +108,7 @@ struct harena_arena {
     int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
     bool debug = false;
     bool grow = false;  // harena_options.grow
+    uint64_t guard = 0;  // guard mode: bytes of each band (a multiple of the alignment); 0 when off
     harena::detail::Backing backing = harena::detail::Backing::user;
     // Identifies the arena and its region: unique among all arenas, renewed
     // when the region is replaced, so a graph captured in one region is never
@@ -144,6 +157,12 @@ struct harena_arena {
 
     std::mutex live_mutex;
     std::vector<harena::detail::LiveAllocation> live;
+
+    // Guard mode: the bands not yet checked, and the counts for the statistics.
+    std::mutex guard_mutex;
+    std::vector<harena::detail::GuardBand> guard_bands;
+    uint64_t guard_checks = 0;
+    uint64_t guard_damaged = 0;
 };
 
 namespace harena::detail {
@@ -210,7 +229,21 @@ uint64_t allocation_total(const harena_arena &arena);
 uint64_t reclaim_total(const harena_arena &arena);
 
 // harena_free after its checks: the arena is live and contains address.
-void release(harena_arena &arena, uint64_t address, uint64_t bytes);
+// HARENA_OK, or in guard mode HARENA_ERROR_GUARD_DAMAGED after reporting a
+// damaged band (the bytes are released all the same).
+int release(harena_arena &arena, uint64_t address, uint64_t bytes);
+
+// Guard mode (guard.cpp). guard_slice checks the bands of earlier slices
+// that `band`'s bytes overlap (dead buffers), fills `band` and records it;
+// guard_release checks and forgets the band of the slice at offset `slice`;
+// guard_pop those of a popping frame. user_context: the caller's, for device
+// copies on its stream (nullptr: the arena creator's).
+int guard_slice(harena_arena &arena, void *user_context, GuardBand band);
+int guard_release(harena_arena &arena, void *user_context, uint64_t slice);
+int guard_pop(harena_arena &arena, uint64_t frame_offset);
+
+// Applies the environment's switches (HARENA_DEBUG, HARENA_GUARD) to options.
+void read_environment(harena_options &options);
 
 // Debug mode: forgets the record of the allocation at offset (no-op otherwise).
 void forget_debug_record(harena_arena &arena, uint64_t offset);

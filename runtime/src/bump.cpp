@@ -89,8 +89,17 @@ void forget_debug_record(harena_arena &arena, uint64_t offset) {
 
 namespace {
 
+// At least one alignment unit, and in guard mode room for the band after the
+// bytes (arena.guard is 0 otherwise).
 uint64_t allocation_size(const harena_arena &arena, uint64_t bytes) {
-    return bytes == 0 ? arena.alignment : round_up(bytes, arena.alignment);
+    return round_up((bytes == 0 ? 1 : bytes) + arena.guard, arena.alignment);
+}
+
+// Guard mode: the band from the end of the bytes to the end of the slice.
+[[gnu::cold, gnu::noinline]] int guard_new_slice(harena_arena &arena, uint64_t top, uint64_t bytes, uint64_t size,
+                                                 const AllocationName &name) {
+    GuardBand band{top, top + bytes, top + size, false, name.known() ? name.text() : "an unnamed allocation", ""};
+    return guard_slice(arena, nullptr, std::move(band));
 }
 
 }  // namespace
@@ -162,23 +171,30 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
         record(arena, top, size, name);
     }
     *address = arena.base + top;
+    if (arena.guard != 0) {
+        if (int err = guard_new_slice(arena, top, bytes, size, name)) {
+            (void)release(arena, *address, bytes);
+            return err;
+        }
+    }
     return HARENA_OK;
 }
 
-void release(harena_arena &arena, uint64_t address, uint64_t bytes) {
+int release(harena_arena &arena, uint64_t address, uint64_t bytes) {
     const uint64_t begin = address - arena.base;
     if (arena.debug) {
         forget_debug_record(arena, begin);
     }
+    const int result = arena.guard != 0 ? guard_release(arena, nullptr, begin) : HARENA_OK;
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == 0 || bytes > arena.capacity) {
-        return;
+        return result;
     }
     // Bytes below the top frame's start, or in its reservation, come back
     // when their own frame pops.
     const Frame &frame = arena.frames[depth - 1];
     if (begin < frame.offset + frame.reserved) {
-        return;
+        return result;
     }
     const uint64_t end = begin + allocation_size(arena, bytes);
     uint64_t state = arena.state.load(std::memory_order_relaxed);
@@ -190,9 +206,10 @@ void release(harena_arena &arena, uint64_t address, uint64_t bytes) {
             if ((next & kReclaimMask) == 0) {
                 arena.reclaim_wraps.fetch_add(1, std::memory_order_relaxed);
             }
-            return;
+            return result;
         }
     }
+    return result;
 }
 
 }  // namespace harena::detail
@@ -233,8 +250,7 @@ int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes) {
                             static_cast<unsigned long long>(arena->base),
                             static_cast<unsigned long long>(arena->base + arena->capacity));
     }
-    release(*arena, address, bytes);
-    return HARENA_OK;
+    return release(*arena, address, bytes);
 }
 
 }  // extern "C"

@@ -1,6 +1,7 @@
 // The frame stack: push reserves from the top, pop returns the top to where
 // the frame began. Not concurrent with allocations in the same arena.
 #include <algorithm>
+#include <string>
 
 #include "arena.h"
 #include "errors.h"
@@ -28,11 +29,32 @@ int report_alive_at_pop(harena_arena &arena, const Frame &frame) {
     return result;
 }
 
+// Guard mode: a band at the start of a frame a scope or harena_push opens
+// (planned pipelines lay out their own) and one after its reservation.
+// The reservation's band starts at its last byte asked for.
+int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t reserved) {
+    const std::string frame = "frame #" + std::to_string(f.id);
+    int result = guard_slice(arena, nullptr,
+                             GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
+    if (reserved != 0 && result == HARENA_OK) {
+        const uint64_t start = f.offset + lead;
+        result = guard_slice(arena, nullptr,
+                             GuardBand{start, start + reserved, f.offset + f.reserved, false,
+                                       "the reservation of " + frame, ""});
+    }
+    return result;
+}
+
 }  // namespace
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
-    make_room(arena, reserve_bytes, function);
+    const bool guarded = arena.guard != 0 && !pipeline;
+    const uint64_t lead = guarded ? arena.guard : 0;
+    const uint64_t trail = guarded && reserve_bytes != 0 ? arena.guard : 0;
+    // Bands are below 2^40; a reservation that large is refused below anyway.
+    const uint64_t wanted = reserve_bytes < kMaxCapacity ? lead + reserve_bytes + trail : reserve_bytes;
+    make_room(arena, wanted, function);
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == arena.frames.size()) {
         return report_error(arena.user_context, HARENA_ERROR_FRAME_STACK_FULL,
@@ -42,27 +64,31 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     }
     const uint64_t offset = top_of(arena);
     const uint64_t left = arena.capacity - offset;
-    if (reserve_bytes > left || round_up(reserve_bytes, arena.alignment) > left) {
+    if (wanted > left || round_up(wanted, arena.alignment) > left) {
         arena.overflows.fetch_add(1, std::memory_order_relaxed);
         return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
                             "%s: cannot reserve %s: %s left of %s (%s in use by %u frame(s))", function,
-                            bytes_text(reserve_bytes).text, bytes_text(left).text, bytes_text(arena.capacity).text,
+                            bytes_text(wanted).text, bytes_text(left).text, bytes_text(arena.capacity).text,
                             bytes_text(offset).text, depth);
     }
     const uint64_t reserved = round_up(reserve_bytes, arena.alignment);
     Frame &f = arena.frames[depth];
     f.id = arena.next_frame_id++;
     f.offset = offset;
-    f.reserved = reserved;
+    f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.first_slice = arena.slices.size();
-    set_top(arena, offset + reserved);
+    set_top(arena, offset + f.reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
     arena.frames_pushed++;
     arena.max_depth = std::max(arena.max_depth, depth + 1);
-    raise_high_water(arena, offset + reserved);
+    raise_high_water(arena, offset + f.reserved);
     if (frame != nullptr) {
-        *frame = harena_frame{f.id, arena.base + offset};
+        *frame = harena_frame{f.id, arena.base + offset + lead};
+    }
+    if (guarded) {
+        // A band that cannot be filled is reported; the frame stays usable.
+        (void)guard_frame(arena, f, lead, reserve_bytes);
     }
     return HARENA_OK;
 }
@@ -98,10 +124,13 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
                             "the pipeline returns",
                             function, static_cast<unsigned long long>(frame_id));
     }
-    // Buffers that outlive the frame leave it first, so that debug mode
-    // reports only what nothing can move.
+    // Bands are checked while the frame's bytes are still as the pipeline
+    // left them. Buffers that outlive the frame leave it next, so that debug
+    // mode reports only what nothing can move.
+    const int guard = arena.guard != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
     evict_live_slices(arena, top.id, top.first_slice);
-    const int result = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
+    const int debug = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
+    const int result = guard != HARENA_OK ? guard : debug;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
     return result;

@@ -15,6 +15,8 @@ int harena_create_measuring(harena_arena **arena) {
     }
     harena_options options;
     harena_options_init(&options);
+    // In guard mode planned pipelines need room for their bands too.
+    read_environment(options);
     *arena = nullptr;
     harena_arena *a = new_arena(nullptr, options);
     if (a == nullptr) {

@@ -5,6 +5,7 @@
 #include "errors.h"
 
 #include <cstdio>
+#include <string>
 
 using namespace harena::detail;
 
@@ -106,6 +107,15 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
         return err;
     }
     Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];
+    if (arena.guard != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
+        // The pipeline's slices start one band into the frame.
+        GuardBand band{frame.offset, frame.offset, frame.offset + arena.guard, true, "the first slice of its frame",
+                       std::string("pipeline '") + pipeline + "'"};
+        if (int err = guard_slice(arena, user_context, std::move(band))) {
+            (void)pop_frame(arena, frame.id, true, "harena_pipeline_enter");
+            return err;
+        }
+    }
     activate(&frame.scope, &arena);
     return HARENA_OK;
 }

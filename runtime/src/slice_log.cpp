@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "arena.h"
+#include "device_bytes.h"
 #include "errors.h"
 
 namespace harena::detail {
@@ -55,35 +56,6 @@ void SliceLog::trim(uint32_t floor) {
 }
 
 namespace {
-
-// `bytes` of device memory at `address` as a one-dimensional Halide buffer
-// (extents are int32, so a large buffer is copied in pieces).
-struct RawView {
-    halide_dimension_t dim{};
-    halide_buffer_t buffer{};
-
-    RawView(const halide_device_interface_t *iface, uint64_t address, uint64_t bytes) {
-        dim = halide_dimension_t{0, static_cast<int32_t>(bytes), 1, 0};
-        buffer.type = halide_type_t(halide_type_uint, 8, 1);
-        buffer.dimensions = 1;
-        buffer.dim = &dim;
-        buffer.device = address;
-        buffer.device_interface = iface;
-    }
-};
-
-constexpr uint64_t kCopyPiece = uint64_t(1) << 30;
-
-int copy_device_bytes(void *uc, const halide_device_interface_t *iface, uint64_t from, uint64_t to, uint64_t bytes) {
-    for (uint64_t done = 0; done < bytes; done += kCopyPiece) {
-        const uint64_t piece = bytes - done < kCopyPiece ? bytes - done : kCopyPiece;
-        RawView src(iface, from + done, piece), dst(iface, to + done, piece);
-        if (int err = iface->buffer_copy(uc, &src.buffer, iface, &dst.buffer)) {
-            return err;
-        }
-    }
-    return 0;
-}
 
 // Moves one buffer out of the slice at `address`: detach, allocate through
 // the interface (the override's default path: no scope is active), copy.

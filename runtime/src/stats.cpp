@@ -1,11 +1,28 @@
 // Statistics: read from the arena's counters (allocations and reclaims are
 // counts carried in the state word, see arena.h); bytes in use is the top offset.
 #include <cstdio>
+#include <string>
 
 #include "arena.h"
 #include "errors.h"
 
 using namespace harena::detail;
+
+namespace {
+
+// Only arenas in guard mode have a line for it.
+std::string guard_line(const harena_arena &arena, const harena_stats &s) {
+    if (arena.guard == 0) {
+        return std::string();
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "  guard bands    %llu checked, %llu damaged (%s each)\n",
+                  static_cast<unsigned long long>(s.guard_checks), static_cast<unsigned long long>(s.guard_damaged),
+                  bytes_text(arena.guard).text);
+    return line;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -29,6 +46,8 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->evictions = arena->evictions.load(std::memory_order_relaxed);
     stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
     stats->grows = arena->grows;
+    stats->guard_checks = arena->guard_checks;
+    stats->guard_damaged = arena->guard_damaged;
     return HARENA_OK;
 }
 
@@ -45,6 +64,8 @@ int harena_reset_stats(harena_arena *arena) {
     arena->evicted_bytes.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;
     arena->grows = 0;
+    arena->guard_checks = 0;
+    arena->guard_damaged = 0;
     arena->max_depth = arena->depth.load(std::memory_order_relaxed);
     return HARENA_OK;
 }
@@ -63,7 +84,8 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  allocations    %llu (%llu reclaimed at once)\n"
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
                          "  overflows      %llu (%llu fell back to the default allocator)\n"
-                         "  evictions      %llu (%s moved out of popping frames)\n",
+                         "  evictions      %llu (%s moved out of popping frames)\n"
+                         "%s",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
                          static_cast<unsigned long long>(s.grows),
@@ -71,7 +93,8 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          static_cast<unsigned long long>(s.allocations), static_cast<unsigned long long>(s.reclaimed),
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
-                         static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text);
+                         static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text,
+                         guard_line(*arena, s).c_str());
 }
 
 }  // extern "C"

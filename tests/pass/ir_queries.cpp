@@ -78,7 +78,18 @@ uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::strin
 
 }  // namespace
 
-Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values) {
+// The arena's answer to harena_pipeline_guard_bytes, in place of the call.
+class AnswerGuardBytes : public IRMutator {
+public:
+    explicit AnswerGuardBytes(uint64_t b) : bytes(b) {}
+    uint64_t bytes;
+    using IRMutator::visit;
+    Expr visit(const Call *op) override {
+        return op->name == "harena_pipeline_guard_bytes" ? make_const(UInt(64), bytes) : IRMutator::visit(op);
+    }
+};
+
+Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values, uint64_t guard_bytes) {
     FrameParts parts;
     s.accept(&parts);
     if (!parts.enter || parts.enter->args.size() != 6) {  // user_context, name, interface, bytes, worst case, traits
@@ -87,7 +98,10 @@ Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values) {
     std::map<std::string, Expr> known = values;
     Frame f;
     for (const auto &[name, value] : parts.lets) {
-        if (name.rfind("harena.size.", 0) == 0 || name.rfind("harena.offset.", 0) == 0) {
+        if (name == "harena.guard") {
+            f.lets[name] = fold(AnswerGuardBytes(guard_bytes).mutate(value), known, name);
+            known[name] = make_const(UInt(64), f.lets[name]);
+        } else if (name.rfind("harena.size.", 0) == 0 || name.rfind("harena.offset.", 0) == 0) {
             f.lets[name] = fold(value, known, name);
             known[name] = make_const(UInt(64), f.lets[name]);
         } else if (!values.count(name) && name.rfind("harena.", 0) != 0) {

@@ -36,7 +36,9 @@ struct Frame {
     // (loop variables, say) on top.
     [[nodiscard]] int64_t evaluate(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &more = {}) const;
 };
-Frame evaluate_frame(const Halide::Internal::Stmt &s, const std::map<std::string, Halide::Expr> &values);
+// guard_bytes: what harena_pipeline_guard_bytes answers (guard mode; 0: off).
+Frame evaluate_frame(const Halide::Internal::Stmt &s, const std::map<std::string, Halide::Expr> &values,
+                     uint64_t guard_bytes = 0);
 
 // The bytes the size check of planned buffer `buffer` computes where the
 // buffer is created (in terms of the loops around it); undefined if none.

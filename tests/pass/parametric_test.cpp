@@ -255,3 +255,43 @@ TEST(PassParametricReport, TheSummarySaysWhichBuffersAreSizedPerCallAndWhy) {
 }
 
 }  // namespace
+
+TEST(PassParametric, InGuardModeEverySliceIsFollowedByABandAndTheFrameStartsWithOne) {
+    Parameter w = scalar("w");
+    w.set_estimate(100);
+    Stmt uses = Block::make({store("a"), store("b"), store("c"), Free::make("c"), Free::make("b"), Free::make("a")});
+    Stmt s = heap("a", var(w), heap("b", var(w) * 2, heap("c", var(w) * 3, uses)));
+    PassReport r;
+    Stmt out = plan_arena(s, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 3);
+    for (int call : {1, 100, 5000}) {
+        const harena_test::Frame off = harena_test::evaluate_frame(out, {{"w", make_const(Int(32), call)}});
+        // A band the arena asks for is rounded up to the plan's alignment.
+        const harena_test::Frame f = harena_test::evaluate_frame(out, {{"w", make_const(Int(32), call)}}, 100);
+        EXPECT_EQ(f.lets.at("harena.guard"), 256u);
+        uint64_t top = 0;
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(f.size(i), off.size(i));
+            EXPECT_GE(f.offset(i), 256u) << "buffer " << i << " starts inside the frame's first band";
+            EXPECT_EQ(f.offset(i) % 256, 0u);
+            top = std::max(top, f.offset(i) + f.size(i) + 256);
+            for (int j = i + 1; j < 3; j++) {
+                bool apart = f.offset(i) + f.size(i) + 256 <= f.offset(j) || f.offset(j) + f.size(j) + 256 <= f.offset(i);
+                EXPECT_TRUE(apart) << "no band between buffers " << i << " and " << j << " with w = " << call;
+            }
+        }
+        EXPECT_EQ(f.needed, top);
+        EXPECT_EQ(off.lets.at("harena.guard"), 0u);
+    }
+    // Each buffer's band is filled where it is created and checked at its free.
+    const std::string text = harena_test::text_of(out);
+    size_t fills = 0, checks = 0;
+    for (size_t k = text.find("harena_guard_slice("); k != std::string::npos; k = text.find("harena_guard_slice(", k + 1)) {
+        fills++;
+    }
+    for (size_t k = text.find("harena_guard_check("); k != std::string::npos; k = text.find("harena_guard_check(", k + 1)) {
+        checks++;
+    }
+    EXPECT_EQ(fills, 3u) << text;
+    EXPECT_EQ(checks, 4u) << text;  // three frees and the frame's first band
+}

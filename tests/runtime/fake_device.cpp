@@ -84,16 +84,21 @@ int fake_device_and_host_free(void *uc, halide_buffer_t *buf) {
     return halide_default_device_and_host_free(uc, buf, fake_device_interface());
 }
 
-// Device to device only, dense buffers of the same size (what the arena
-// uses to move a buffer out of a frame); the rest is Halide's to decompose.
+// Dense buffers of the same size: device to device (moving a buffer out of a
+// frame), and host to device or device to host (guard bands); the rest is
+// Halide's to decompose.
 int fake_buffer_copy(void *, halide_buffer_t *src, const halide_device_interface_t *dst_interface,
                      halide_buffer_t *dst) {
-    if (dst_interface == nullptr || src->device == 0 || dst->device == 0 ||
-        src->size_in_bytes() != dst->size_in_bytes()) {
+    const bool from_host = src->device == 0;
+    const bool to_host = dst_interface == nullptr;
+    const void *from = from_host ? static_cast<const void *>(src->host) : reinterpret_cast<const void *>(src->device);
+    void *to = to_host ? static_cast<void *>(dst->host) : reinterpret_cast<void *>(dst->device);
+    if (from == nullptr || to == nullptr || (from_host && to_host) || src->size_in_bytes() != dst->size_in_bytes()) {
         return halide_error_code_incompatible_device_interface;
     }
-    std::memcpy(reinterpret_cast<void *>(dst->device), reinterpret_cast<void *>(src->device), src->size_in_bytes());
-    fake_driver().device_copies++;
+    std::memcpy(to, from, src->size_in_bytes());
+    (from_host ? fake_driver().host_to_device_copies
+               : to_host ? fake_driver().device_to_host_copies : fake_driver().device_copies)++;
     return 0;
 }
 

@@ -15,6 +15,8 @@ struct FakeDriverCounts {
     int wraps = 0;
     int detaches = 0;
     int device_copies = 0;  // device-to-device buffer copies
+    int host_to_device_copies = 0;
+    int device_to_host_copies = 0;
     // Module references taken and dropped through the backend table; like
     // CUDA's, a wrapped buffer holds one until it is detached.
     int module_uses = 0;

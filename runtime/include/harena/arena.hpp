@@ -51,6 +51,10 @@ struct Options {
     // allocation an earlier frame could not fit, needs more (see
     // harena_options.grow). Not for arenas over the caller's memory.
     bool grow = false;
+    // Guard mode: a band after every slice, checked when the slice is freed
+    // or reused and when its frame pops (see harena_options.guard).
+    bool guard = false;
+    std::uint32_t guard_bytes = 256;
 
     [[nodiscard]] harena_options to_c() const {
         harena_options o;
@@ -60,6 +64,8 @@ struct Options {
         o.debug = debug ? 1 : 0;
         o.max_frames = max_frames;
         o.grow = grow ? 1 : 0;
+        o.guard = guard ? 1 : 0;
+        o.guard_bytes = guard_bytes;
         return o;
     }
 };

@@ -68,7 +68,11 @@ enum harena_error_code {
     /* Not a failure: a planned pipeline was called while its call was being
      * captured as a CUDA graph (harena/cuda.h) and does work a graph would not
      * repeat; it returned before running, and the call runs normally. */
-    HARENA_NOT_CAPTURABLE = -1013
+    HARENA_NOT_CAPTURABLE = -1013,
+    /* Guard mode: bytes past the end of a slice (or before a frame's first
+     * slice) were written; the message names the buffer, the pipeline, the
+     * offset and how many bytes past the end. */
+    HARENA_ERROR_GUARD_DAMAGED = -1014
 };
 
 /* What a planned pipeline declares about itself at entry (the pass computes it). */
@@ -76,7 +80,10 @@ enum harena_pipeline_traits {
     /* All its work is GPU kernels on planned buffers: no host-side stage, no
      * parallel CPU loop, no buffer left to the runtime allocator. One call
      * captured as a CUDA graph replays it. */
-    HARENA_PIPELINE_CAPTURABLE = 1
+    HARENA_PIPELINE_CAPTURABLE = 1,
+    /* It lays its slices out with guard bands when the arena is in guard mode
+     * (harena_pipeline_guard_bytes), starting one band into its frame. */
+    HARENA_PIPELINE_GUARDS = 2
 };
 
 enum harena_overflow_policy {
@@ -111,6 +118,21 @@ typedef struct harena_options {
      * running) and the next push at depth 0 makes room for it. Addresses
      * handed out before a growth are not valid after it. Default 0. */
     int32_t grow;
+    /* Nonzero: guard mode, for finding out-of-bounds writes. Every slice
+     * (bumped, or placed by a planned pipeline) is followed by a band of at
+     * least guard_bytes, and each frame a scope or harena_push opens starts
+     * with one. A band is filled with 0xA5 when its slice is handed out and
+     * checked when the slice is freed, when its bytes are about to be reused
+     * and when its frame pops (device memory: through the device interface's
+     * copies on Halide's stream, then a device sync). A damaged band is
+     * reported as HARENA_ERROR_GUARD_DAMAGED, naming the buffer, the pipeline
+     * where known, the offset and how many bytes past the end were written.
+     * Planned pipelines lay their slices out with the bands included, so they
+     * run unchanged. Also on when the environment variable HARENA_GUARD is 1
+     * at creation. Costs nothing when off. Default 0. */
+    int32_t guard;
+    /* Bytes of each band, rounded up to the alignment. Default 256. */
+    uint32_t guard_bytes;
 } harena_options;
 
 /* Fills every field of *options with its default. */
@@ -204,6 +226,8 @@ typedef struct harena_stats {
                                     the device interface's own memory (see harena/override.h) */
     uint64_t evicted_bytes;      /* bytes those moves copied */
     uint64_t grows;              /* times the region was replaced by a larger one (harena_options.grow) */
+    uint64_t guard_checks;       /* guard bands checked (harena_options.guard) */
+    uint64_t guard_damaged;      /* of those, bands found written */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while
@@ -286,6 +310,27 @@ int harena_argument_device_malloc(void *user_context, struct halide_buffer_t *bu
                                   const struct halide_device_interface_t *device_interface);
 int harena_argument_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
                                            const struct halide_device_interface_t *device_interface);
+
+/* Guard mode (harena_options.guard) for planned pipelines. */
+
+/* The band a planned pipeline leaves after each of its slices (and at the
+ * start of its frame) in this call: 0 when the arena's guard mode is off or
+ * user_context is not a live arena (harena_pipeline_enter reports that). */
+uint64_t harena_pipeline_guard_bytes(void *user_context);
+
+/* A planned pipeline's slice at `address` (`bytes` used by the buffer, and
+ * `band_bytes` after them that nothing may write) is handed out: checks the
+ * bands of earlier slices whose bytes it reuses, then fills and records its
+ * own. Returns HARENA_ERROR_GUARD_DAMAGED after reporting an earlier slice's
+ * damaged band. */
+int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
+                       uint64_t bytes, uint64_t band_bytes);
+
+/* The slice at `address` is freed: checks its band and forgets it (0 when no
+ * band is recorded there). At the frame's base (harena_pipeline_base) it
+ * checks the band that starts the frame, which a pipeline does before it
+ * returns so that a damaged one fails the call. */
+int harena_guard_check(void *user_context, uint64_t address);
 
 /* A measuring arena holds no memory: a planned pipeline called with it checks
  * its arguments, records the bytes this call would need and returns
