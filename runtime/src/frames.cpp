@@ -56,6 +56,9 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.reserved = reserved;
     f.pipeline = pipeline;
     f.first_slice = arena.slices.size();
+    if (arena.nvtx != nullptr && reserved != 0) {
+        nvtx_reservation_register(arena, arena.base + offset, reserved);
+    }
     set_top(arena, offset + reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
     arena.frames_pushed++;
@@ -101,6 +104,10 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // Buffers that outlive the frame leave it first, so that debug mode
     // reports only what nothing can move.
     evict_live_slices(arena, top.id, top.first_slice);
+    // After the moves, which read the slices.
+    if (arena.nvtx != nullptr) {
+        nvtx_frame_popped(arena, arena.base + top.offset);
+    }
     const int result = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
