@@ -361,10 +361,19 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
                 framed = LetStmt::make(it->first, it->second, framed);
             }
+            if (options.device_target) {
+                // Whether a memory checker is attached, asked once per call.
+                framed = LetStmt::make("harena.nvtx", Call::make(Int(32), "harena_nvtx_attached", {}, Call::Extern),
+                                       framed);
+            }
             return framed;
         });
+        Checks checks{layout.guard, Expr(), options.pipeline_name};
+        if (options.device_target) {
+            checks.nvtx = Variable::make(Int(32), "harena.nvtx");
+        }
         result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface,
-                                     Guard{layout.guard, options.pipeline_name});
+                                     checks);
         if (options.device_target) {
             result = route_argument_buffers(result);
         }

@@ -42,15 +42,15 @@ Expr user_context() {
 
 class RewriteAllocations : public IRMutator {
 public:
-    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Guard &g)
-        : placed(p), base(b), device_interface(i), guard(g) {}
+    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c)
+        : placed(p), base(b), device_interface(i), checks(c) {}
 
     using IRMutator::visit;
 
 private:
     const std::map<const IRNode *, Placement> &placed;
     Expr base, device_interface;
-    const Guard &guard;
+    const Checks &checks;
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
     std::map<std::string, Expr> offset_of;  // of every planned buffer, by the name its Free uses
@@ -59,28 +59,35 @@ private:
 
     int statuses = 0;
 
-    // `call`, an Int(32) status, checked as Halide checks its own where the
-    // arena is in guard mode: a nonzero status ends the pipeline with that
-    // code (the runtime has reported why).
-    Stmt checked_when_guarded(const Expr &call) {
-        const std::string name = "harena.guard_status." + std::to_string(statuses++);
+    // `call`, an Int(32) status, checked as Halide checks its own where
+    // `when` is nonzero: a nonzero status ends the pipeline with that code
+    // (the runtime has reported why).
+    Stmt checked_when(const Expr &when, const Expr &call) {
+        const std::string name = "harena.check_status." + std::to_string(statuses++);
         Expr status = Variable::make(Int(32), name);
         Stmt check = LetStmt::make(name, call, AssertStmt::make(status == 0, status));
-        return IfThenElse::make(guard.bytes != make_zero(UInt(64)), check);
+        return IfThenElse::make(when != make_zero(when.type()), check);
     }
 
-    // Guard mode: fills the band from the end of the buffer's bytes to the
-    // end of its slice and on for one band (the next slice starts there).
+    // Where a buffer is created: its guard band is filled, from the end of
+    // its bytes to the end of its slice and on for one band (the next slice
+    // starts there), and it is declared to a memory checker.
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, see buffer_census.cpp); the band starts there.
-    Stmt with_guard_band(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
+    Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
         Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
-        Expr band = p.bytes - bytes + guard.bytes;
-        Expr call = Call::make(Int(32), "harena_guard_slice",
-                               {user_context(), StringImm::make(guard.pipeline), StringImm::make(c.name),
+        Expr band = p.bytes - bytes + checks.guard_bytes;
+        Expr fill = Call::make(Int(32), "harena_guard_slice",
+                               {user_context(), StringImm::make(checks.pipeline), StringImm::make(c.name),
                                 slice(p.offset), bytes, band},
                                Call::Extern);
-        return Block::make(checked_when_guarded(call), s);
+        Stmt result = Block::make(checked_when(checks.guard_bytes, fill), s);
+        if (checks.nvtx.defined()) {
+            Expr live = Call::make(Int(32), "harena_nvtx_region", {user_context(), slice(p.offset), bytes, 1},
+                                   Call::Extern);
+            result = Block::make(checked_when(checks.nvtx, live), result);
+        }
+        return result;
     }
 
     Stmt visit(const Free *op) override {
@@ -88,8 +95,14 @@ private:
         if (it == offset_of.end()) {
             return IRMutator::visit(op);
         }
-        Expr call = Call::make(Int(32), "harena_guard_check", {user_context(), slice(it->second)}, Call::Extern);
-        return Block::make(checked_when_guarded(call), op);
+        Expr check = Call::make(Int(32), "harena_guard_check", {user_context(), slice(it->second)}, Call::Extern);
+        Stmt result = Block::make(checked_when(checks.guard_bytes, check), op);
+        if (checks.nvtx.defined()) {
+            Expr dead = Call::make(Int(32), "harena_nvtx_region",
+                                   {user_context(), slice(it->second), make_zero(UInt(64)), 0}, Call::Extern);
+            result = Block::make(result, checked_when(checks.nvtx, dead));
+        }
+        return result;
     }
 
     Stmt visit(const Allocate *op) override {
@@ -132,7 +145,7 @@ private:
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     new_expr, free_function);
         const int padding = c.kind == BufferKind::Host ? 3 * op->type.bytes() : 0;
-        return with_size_check(c, it->second.bytes, with_guard_band(c, it->second, alloc, padding));
+        return with_size_check(c, it->second.bytes, with_checks(c, it->second, alloc, padding));
     }
 
     // The slice holds what the frame computed for this call. Where that is a
@@ -167,7 +180,7 @@ private:
             offset_of[c.name] = it->second.offset;
             Stmt body = mutate(op->body);
             return with_size_check(c, it->second.bytes,
-                                   with_guard_band(c, it->second,
+                                   with_checks(c, it->second,
                                                    LetStmt::make(op->name, bind_device(op->value, it->second.offset),
                                                                  body)));
         }
@@ -225,8 +238,8 @@ private:
 }  // namespace
 
 Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
-                         const Expr &device_interface, const Guard &guard) {
-    return RewriteAllocations(placed, base, device_interface, guard).mutate(s);
+                         const Expr &device_interface, const Checks &checks) {
+    return RewriteAllocations(placed, base, device_interface, checks).mutate(s);
 }
 
 }  // namespace harena

@@ -179,6 +179,7 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     a->backing = Backing::user;
     a->base = base;
     a->capacity = capacity;
+    nvtx_heap_register(*a, address, size);
     publish(a, arena);
     return HARENA_OK;
 }
@@ -206,6 +207,8 @@ int harena_destroy(harena_arena *arena) {
         device_release(*arena);
         break;
     case Backing::user:
+        nvtx_heap_unregister(*arena);
+        break;
     case Backing::measure:
         break;
     }

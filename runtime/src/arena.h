@@ -11,6 +11,7 @@
 
 #include "harena/cuda.h"
 #include "harena/runtime.h"
+#include "nvtx_regions.h"
 #include "slice_log.h"
 
 namespace harena::detail {
@@ -117,6 +118,10 @@ struct harena_arena {
     void *host_block = nullptr;              // host backend
     halide_buffer_t device_buffer{};         // device backend: the buffer the memory is bound to
     halide_dimension_t device_dims[2]{};
+    // Device arenas while a memory checker is attached (nvtx_regions.h);
+    // null otherwise, so that each hook of the allocation paths is one test.
+    // Changes only with the region, while no allocation runs.
+    harena::detail::NvtxHeap *nvtx = nullptr;
 
     // Written by every allocation: one line, away from the fields above.
     alignas(64) std::atomic<uint64_t> state{0};  // offset, reclaim and allocation counts, see kOffsetBits

@@ -171,6 +171,9 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
         record(arena, top, size, name);
     }
     *address = arena.base + top;
+    if (arena.nvtx != nullptr) {
+        nvtx_region_register(arena, *address, bytes);
+    }
     if (arena.guard != 0) {
         if (int err = guard_new_slice(arena, top, bytes, size, name)) {
             (void)release(arena, *address, bytes);
@@ -181,6 +184,10 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
 }
 
 int release(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    // The slice ends whether or not its bytes come back now.
+    if (arena.nvtx != nullptr) {
+        nvtx_region_unregister(arena, address);
+    }
     const uint64_t begin = address - arena.base;
     if (arena.debug) {
         forget_debug_record(arena, begin);

@@ -61,6 +61,10 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
     arena.device_buffer = buf;
     arena.device_buffer.dim = arena.device_dims;
     relocate(arena, round_up(buf.device, arena.alignment), capacity);
+    // The whole allocation, of which the arena is a part: a checker then
+    // knows every byte of it as the heap's (replacing the old region's heap
+    // before that is freed).
+    nvtx_heap_register(arena, buf.device, rows * arena.alignment);
     if (replacing) {
         free_region(arena, old);
     }
@@ -68,6 +72,7 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
 }
 
 void device_release(harena_arena &arena) {
+    nvtx_heap_unregister(arena);
     free_region(arena, arena.device_buffer);
 }
 

@@ -78,6 +78,9 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.first_slice = arena.slices.size();
+    if (arena.nvtx != nullptr && reserved != 0) {
+        nvtx_reservation_register(arena, arena.base + offset + lead, reserved);
+    }
     set_top(arena, offset + f.reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
     arena.frames_pushed++;
@@ -129,6 +132,10 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // mode reports only what nothing can move.
     const int guard = arena.guard != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
     evict_live_slices(arena, top.id, top.first_slice);
+    // After the moves, which read the slices.
+    if (arena.nvtx != nullptr) {
+        nvtx_frame_popped(arena, arena.base + top.offset);
+    }
     const int debug = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
     set_top(arena, top.offset);

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -123,3 +124,29 @@ INSTANTIATE_TEST_SUITE_P(Cuda, GpuGuard, ::testing::Values(Path::planned, Path::
                          [](const ::testing::TestParamInfo<Path> &info) {
                              return std::string(info.param == Path::planned ? "Planned" : "OverrideScope");
                          });
+
+// For compute-sanitizer with NVTX memory regions (README, "Finding
+// out-of-bounds writes"): the same stray writes with guard mode off, planned
+// and through the override, inside the arena's device allocation. memcheck
+// reports them only where the arena declares its slices, so this test passes
+// on its own and the sanitizer's error count is the result. Runs where
+// HARENA_TEST_PLANTED_WRITES=1, so that an ordinary memcheck run of the suite
+// stays clean.
+TEST(GpuPlantedWrites, OutsideTheirSlicesWithGuardModeOff) {
+    const char *wanted = std::getenv("HARENA_TEST_PLANTED_WRITES");
+    if (wanted == nullptr || std::string(wanted) != "1") {
+        GTEST_SKIP() << "set HARENA_TEST_PLANTED_WRITES=1 (for compute-sanitizer runs)";
+    }
+    if (!cuda_usable()) {
+        GTEST_SKIP() << "no usable CUDA device";
+    }
+    harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), 16 << 20);
+    Buffer<float> in(64, 64), out(64, 64);
+    fill_random(in, 1);
+    for (const Overrun &o : {kOverruns[0], kOverruns[1]}) {
+        EXPECT_EQ(e2e_planted_overflow_cuda_arena(arena.get(), in, o.x, o.y, out), 0) << last_error();
+        harena::Scope scope(arena);
+        EXPECT_EQ(e2e_planted_overflow_cuda_plain(in, o.x, o.y, out), 0) << last_error();
+    }
+    EXPECT_EQ(out.copy_to_host(), 0);
+}

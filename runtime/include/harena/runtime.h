@@ -350,6 +350,25 @@ uint64_t harena_pipeline_base(void *user_context);
  * success and error paths. */
 void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_pointer);
 
+/* For memory checkers (compute-sanitizer --tool memcheck, through NVTX's
+ * memory API; see README.md). While a tool is attached, a device arena's
+ * memory is an NVTX sub-allocator heap: only its live slices may be
+ * accessed. Allocations are slices from allocation to free or to their
+ * frame's pop; a frame's reservation (harena_push, harena_pipeline_enter) is
+ * one slice until its pusher describes its own: live nonzero declares
+ * [address, address + bytes) in the arena a live slice (the reservation
+ * around it stops being one, so its other bytes are out of bounds until
+ * declared too), live 0 ends the slice declared at address. Slices still
+ * live when their frame pops end then. A planned pipeline calls it per
+ * planned buffer (user_context: the arena). A no-op returning 0 when no tool
+ * is attached or the arena holds host memory; HARENA_ERROR_NOT_IN_ARENA
+ * when the slice does not lie in the arena. */
+int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live);
+
+/* Nonzero when a memory checker is attached (NVTX injection loaded), so that
+ * a planned pipeline describes its slices (harena_nvtx_region) only then. */
+int harena_nvtx_attached(void);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

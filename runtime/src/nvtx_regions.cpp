@@ -1,0 +1,204 @@
+// The heap and regions of each device arena, as told to the tool, and the
+// entry point planned pipelines declare their slices with.
+#include "nvtx_regions.h"
+
+#include <map>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "arena.h"
+#include "errors.h"
+#include "nvtx_client.h"
+
+namespace harena::detail {
+
+struct NvtxHeap {
+    void *handle;
+    // Threads allocate and free at once; the tool's calls for one arena are
+    // made in the order its regions change.
+    std::mutex mutex;
+    struct Region {
+        uint64_t bytes;
+        bool reservation;  // a frame's reservation, given up to the slices registered in it
+    };
+    // By address. The runtime keeps this record, not the tool, to unregister
+    // only what it registered and to end a popped frame's regions at once.
+    std::map<uint64_t, Region> regions;
+};
+
+namespace {
+
+using namespace nvtx;
+
+void call_register(const MemApi &api, const NvtxHeap &heap, uint64_t address, uint64_t bytes) {
+    const VirtualRange range{bytes, reinterpret_cast<const void *>(address)};
+    const RegionsRegisterBatch batch{kMemCompatId, sizeof(RegionsRegisterBatch), kMemTypeVirtualAddress, heap.handle,
+                                     1, sizeof(VirtualRange), &range, nullptr};
+    api.regions_register(api.domain, &batch);
+}
+
+void call_unregister(const MemApi &api, const void *const *addresses, size_t count) {
+    const RegionsUnregisterBatch batch{kMemCompatId, sizeof(RegionsUnregisterBatch), kRegionRefPointer,
+                                       count, sizeof(const void *), addresses};
+    api.regions_unregister(api.domain, &batch);
+}
+
+void unregister_one(const MemApi &api, NvtxHeap &heap, std::map<uint64_t, NvtxHeap::Region>::iterator it) {
+    trace("heap %p: region 0x%llx unregistered%s", heap.handle, static_cast<unsigned long long>(it->first),
+          it->second.reservation ? " (frame reservation)" : "");
+    const void *address = reinterpret_cast<const void *>(it->first);
+    call_unregister(api, &address, 1);
+    heap.regions.erase(it);
+}
+
+void register_locked(const MemApi &api, NvtxHeap &heap, uint64_t address, uint64_t bytes, bool reservation) {
+    // An address registered twice was freed without the runtime seeing it
+    // (a planned slice reused without live=0): the old region ends first.
+    auto it = heap.regions.find(address);
+    if (it != heap.regions.end()) {
+        unregister_one(api, heap, it);
+    }
+    trace("heap %p: region [0x%llx, 0x%llx) registered%s", heap.handle, static_cast<unsigned long long>(address),
+          static_cast<unsigned long long>(address + bytes), reservation ? " (frame reservation)" : "");
+    call_register(api, heap, address, bytes);
+    heap.regions.emplace(address, NvtxHeap::Region{bytes, reservation});
+}
+
+// A slice the frame's pusher placed itself: the reservation holding it stops
+// being one region, leaving only the slices registered in it accessible.
+void register_planned(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    const MemApi &api = *mem_api();
+    NvtxHeap &heap = *arena.nvtx;
+    std::lock_guard<std::mutex> lock(heap.mutex);
+    auto it = heap.regions.upper_bound(address);
+    if (it != heap.regions.begin()) {
+        --it;
+        if (it->second.reservation && address - it->first < it->second.bytes) {
+            unregister_one(api, heap, it);
+        }
+    }
+    if (bytes != 0) {
+        register_locked(api, heap, address, bytes, false);
+    }
+}
+
+}  // namespace
+
+void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    const MemApi *api = arena.device_interface != nullptr ? mem_api() : nullptr;
+    if (api == nullptr) {
+        return;
+    }
+    nvtx_heap_unregister(arena);
+    const VirtualRange range{bytes, reinterpret_cast<const void *>(address)};
+    HeapDesc desc{};
+    desc.ext_compat_id = kMemCompatId;
+    desc.struct_size = sizeof(HeapDesc);
+    desc.usage = kHeapUsageSubAllocator;
+    desc.type = kMemTypeVirtualAddress;
+    desc.type_specific_desc_size = sizeof(VirtualRange);
+    desc.type_specific_desc = &range;
+    void *handle = api->heap_register(api->domain, &desc);
+    trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", static_cast<void *>(&arena),
+          static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes), handle);
+    // nvToolsExtMem.h: NVTX_MEM_HEAP_HANDLE_NO_TOOL ((intptr_t)-1), or NULL
+    // (NVTX_MEM_HEAP_HANDLE_PROCESS_WIDE, never a heap of its own).
+    if (handle == nullptr || handle == reinterpret_cast<void *>(intptr_t(-1))) {
+        trace("the tool refused the heap: the arena's slices are not registered");
+        return;
+    }
+    arena.nvtx = new (std::nothrow) NvtxHeap{handle, {}, {}};
+    if (arena.nvtx == nullptr) {
+        api->heap_unregister(api->domain, handle);
+    }
+}
+
+void nvtx_heap_unregister(harena_arena &arena) {
+    if (arena.nvtx == nullptr) {
+        return;
+    }
+    const MemApi &api = *mem_api();
+    // Unregistering the heap ends its regions (nvToolsExtMem.h).
+    trace("arena %p: heap %p unregistered with %zu live region(s)", static_cast<void *>(&arena), arena.nvtx->handle,
+          arena.nvtx->regions.size());
+    api.heap_unregister(api.domain, arena.nvtx->handle);
+    delete arena.nvtx;
+    arena.nvtx = nullptr;
+}
+
+void nvtx_region_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    if (bytes == 0) {
+        return;
+    }
+    NvtxHeap &heap = *arena.nvtx;
+    std::lock_guard<std::mutex> lock(heap.mutex);
+    register_locked(*mem_api(), heap, address, bytes, false);
+}
+
+void nvtx_reservation_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    NvtxHeap &heap = *arena.nvtx;
+    std::lock_guard<std::mutex> lock(heap.mutex);
+    register_locked(*mem_api(), heap, address, bytes, true);
+}
+
+void nvtx_region_unregister(harena_arena &arena, uint64_t address) {
+    NvtxHeap &heap = *arena.nvtx;
+    std::lock_guard<std::mutex> lock(heap.mutex);
+    auto it = heap.regions.find(address);
+    if (it != heap.regions.end() && !it->second.reservation) {
+        unregister_one(*mem_api(), heap, it);
+    }
+}
+
+void nvtx_frame_popped(harena_arena &arena, uint64_t base) {
+    NvtxHeap &heap = *arena.nvtx;
+    std::lock_guard<std::mutex> lock(heap.mutex);
+    const auto first = heap.regions.lower_bound(base);
+    if (first == heap.regions.end()) {
+        return;
+    }
+    std::vector<const void *> addresses;
+    for (auto it = first; it != heap.regions.end(); ++it) {
+        addresses.push_back(reinterpret_cast<const void *>(it->first));
+    }
+    trace("heap %p: frame at 0x%llx popped: %zu region(s) from 0x%llx unregistered", heap.handle,
+          static_cast<unsigned long long>(base), addresses.size(), static_cast<unsigned long long>(first->first));
+    call_unregister(*mem_api(), addresses.data(), addresses.size());
+    heap.regions.erase(first, heap.regions.end());
+}
+
+}  // namespace harena::detail
+
+using namespace harena::detail;
+
+extern "C" int harena_nvtx_attached(void) {
+    return nvtx::attached() ? 1 : 0;
+}
+
+extern "C" int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live) {
+    if (!nvtx::attached()) {
+        return HARENA_OK;
+    }
+    const char *function = "harena_nvtx_region";
+    if (int err = check_live(user_context, function, user_context)) {
+        return err;
+    }
+    harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    if (arena.nvtx == nullptr) {
+        return HARENA_OK;
+    }
+    if (!contains(arena, address) || bytes > arena.base + arena.capacity - address) {
+        return report_error(user_context, HARENA_ERROR_NOT_IN_ARENA,
+                            "%s: [0x%llx, +%llu) does not lie in arena %p [0x%llx, 0x%llx)", function,
+                            static_cast<unsigned long long>(address), static_cast<unsigned long long>(bytes),
+                            user_context, static_cast<unsigned long long>(arena.base),
+                            static_cast<unsigned long long>(arena.base + arena.capacity));
+    }
+    if (live) {
+        register_planned(arena, address, bytes);
+    } else {
+        nvtx_region_unregister(arena, address);
+    }
+    return HARENA_OK;
+}
