@@ -24,6 +24,7 @@ const CudaDriver *cuda_driver() {
         bind(lib, d.device_count, "cuDeviceGetCount");
         bind(lib, d.ctx_push, "cuCtxPushCurrent_v2");
         bind(lib, d.ctx_pop, "cuCtxPopCurrent_v2");
+        bind(lib, d.ctx_synchronize, "cuCtxSynchronize");
         bind(lib, d.stream_create, "cuStreamCreate");
         bind(lib, d.stream_destroy, "cuStreamDestroy_v2");
         bind(lib, d.stream_synchronize, "cuStreamSynchronize");

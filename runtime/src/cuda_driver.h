@@ -11,6 +11,7 @@ struct CudaDriver {
     int (*device_count)(int *count) = nullptr;
     int (*ctx_push)(void *ctx) = nullptr;
     int (*ctx_pop)(void **ctx) = nullptr;
+    int (*ctx_synchronize)() = nullptr;
     int (*stream_create)(void **stream, unsigned flags) = nullptr;
     int (*stream_destroy)(void *stream) = nullptr;
     int (*stream_synchronize)(void *stream) = nullptr;

@@ -3,6 +3,12 @@
 // as halide_cuda_*) keeps the runtime linkable into host-only programs.
 #include "arena.h"
 #include "errors.h"
+#include "nvtx_client.h"
+
+// Halide's allocation cache switch (weak: absent from programs without a
+// Halide runtime).
+extern "C" int halide_reuse_device_allocations(void *user_context, bool flag) __attribute__((weak));
+extern "C" bool halide_can_reuse_device_allocations(void *user_context) __attribute__((weak));
 
 namespace harena::detail {
 
@@ -11,9 +17,22 @@ namespace {
 void free_region(harena_arena &arena, halide_buffer_t &region) {
     const halide_device_interface_t *iface = arena.device_interface;
     SuspendScopes suspend;
+    // With a memory checker attached the region was an NVTX heap, and the
+    // tool takes the heap's end as the memory's: it must go back to the
+    // driver, not to Halide's allocation cache, which would hand it out
+    // again unseen by the tool (every access to it then reported).
+    const bool bypass_cache = nvtx::attached() && halide_can_reuse_device_allocations != nullptr &&
+                              halide_reuse_device_allocations != nullptr &&
+                              halide_can_reuse_device_allocations(arena.user_context);
+    if (bypass_cache) {
+        (void)halide_reuse_device_allocations(arena.user_context, false);
+    }
     // The region is not the arena's any more (unregistered, or replaced), so
     // the override hands this buffer to Halide's default free like any other.
     (void)iface->device_free(arena.user_context, &region);
+    if (bypass_cache) {
+        (void)halide_reuse_device_allocations(arena.user_context, true);
+    }
 }
 
 }  // namespace

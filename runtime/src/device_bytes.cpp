@@ -1,5 +1,7 @@
 #include "device_bytes.h"
 
+#include "halide_device_impl.h"
+
 namespace harena::detail {
 
 namespace {
@@ -43,25 +45,37 @@ int copy_device_bytes(void *uc, const halide_device_interface_t *iface, uint64_t
     });
 }
 
+// Through the backend table: the public entry points take Halide's device
+// copy lock, which the caller may hold (halide_device_impl.h).
 int copy_bytes_to_device(void *uc, const halide_device_interface_t *iface, const void *from, uint64_t to,
                          uint64_t bytes) {
-    return in_pieces(bytes, [&](uint64_t done, uint64_t piece) {
-        // A host-only source: Halide's copy reads its host side.
+    const Halide14DeviceImpl *impl = impl_of(iface);
+    impl->use_module();
+    const int err = in_pieces(bytes, [&](uint64_t done, uint64_t piece) {
+        // A host-only source: the backend reads its host side.
         RawView src(nullptr, 0, const_cast<uint8_t *>(static_cast<const uint8_t *>(from)) + done, piece);
         RawView dst(iface, to + done, nullptr, piece);
-        return iface->buffer_copy(uc, &src.buffer, iface, &dst.buffer);
+        return impl->buffer_copy(uc, &src.buffer, iface, &dst.buffer);
     });
+    impl->release_module();
+    return err;
 }
 
 int copy_bytes_to_host(void *uc, const halide_device_interface_t *iface, uint64_t from, void *to, uint64_t bytes) {
+    const Halide14DeviceImpl *impl = impl_of(iface);
+    impl->use_module();
     RawView last(iface, from, nullptr, 1);
-    const int err = in_pieces(bytes, [&](uint64_t done, uint64_t piece) {
+    int err = in_pieces(bytes, [&](uint64_t done, uint64_t piece) {
         RawView src(iface, from + done, nullptr, piece);
         RawView dst(nullptr, 0, static_cast<uint8_t *>(to) + done, piece);
-        return iface->buffer_copy(uc, &src.buffer, nullptr, &dst.buffer);
+        return impl->buffer_copy(uc, &src.buffer, nullptr, &dst.buffer);
     });
     // The copies may be asynchronous on Halide's stream.
-    return err ? err : iface->device_sync(uc, &last.buffer);
+    if (err == 0) {
+        err = impl->device_sync(uc, &last.buffer);
+    }
+    impl->release_module();
+    return err;
 }
 
 }  // namespace harena::detail

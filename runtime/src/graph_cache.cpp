@@ -128,7 +128,9 @@ int capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, ha
     arena.capture.active = true;
     arena.capture.entered = arena.capture.refused = false;
     const uint64_t allocations = allocation_total(arena);
+    nvtx_capturing(true);
     *result = call(&arena, closure);
+    nvtx_capturing(false);
     const bool allocated = allocation_total(arena) != allocations;
     arena.capture.active = false;
     void *graph = nullptr;

@@ -150,23 +150,21 @@ using InitializeExtension = int (*)(ExtModuleInfo *module);  // NvtxExtInitializ
 
 // nvToolsExtMem.h: NVTX_EXT_MODULEID_MEM.
 constexpr uint16_t kModuleIdMem = 1;
-// The memory module's one segment as NVTX v3.1 (the NVTX of CUDA 12)
-// describes it in nvtxDetail/nvtxExtImplMem_v1.h: id 0, one slot per
-// callback id up to NVTX3EXT_CBID_MEM_FN_NUM (17), slot i for callback id i.
-// Later NVTX releases describe it as segment 1 of 63 slots, same indexing;
-// tools accept both, since programs built with either are in use. The slot
-// array is as large as the later description, so a tool that writes the
-// later layout regardless writes into this array, not past it.
-constexpr size_t kMemSegmentId = 0;
-constexpr size_t kMemSlotCount = 17;
-constexpr size_t kMemSlotCapacity = 63;
-// NvtxExtMemCallbackId (nvToolsExtMem.h).
-constexpr size_t kMemHeapRegister = 1, kMemHeapUnregister = 2, kMemRegionsRegister = 4, kMemRegionsUnregister = 6;
+// The memory module's one segment, as the NVTX of CUDA 13 describes it
+// (nvtxDetail/nvtxExtImplMem_v1.h, NVTX_EXT_MEM_SLOT_COUNT) and
+// compute-sanitizer 2025.3 fills it: id 1, 63 slots, the tool writing the
+// function of callback id i into slot i. (NVTX's own client keeps the
+// module's state in the word before the slots; this client keeps it in
+// `found` and `api` instead.)
+constexpr size_t kMemSegmentId = 1;
+constexpr size_t kMemSlotCount = 63;
+// NVTX3EXT_CBID_nvtxMem* (nvToolsExtMem.h): ids count from 0.
+constexpr size_t kMemHeapRegister = 0, kMemHeapUnregister = 1, kMemRegionsRegister = 3, kMemRegionsUnregister = 5;
 // nvtxExtImpl.h: slot values below this are states (NVTX_EXTENSION_FRESH 0,
 // DISABLED 1, STARTING 2, LOADED 3), not functions.
 constexpr intptr_t kFirstFunction = 4;
 
-intptr_t mem_slots[kMemSlotCapacity] = {};
+intptr_t mem_slots[kMemSlotCount] = {};
 
 // ---- Lookup ----
 

@@ -8,8 +8,14 @@
 #include <vector>
 
 #include "arena.h"
+#include "cuda_driver.h"
 #include "errors.h"
 #include "nvtx_client.h"
+
+// Halide's CUDA runtime, where the program has one (weak: host-only programs
+// and the tests' stand-in devices have none).
+extern "C" int halide_cuda_acquire_context(void *user_context, void **ctx, bool create) __attribute__((weak));
+extern "C" int halide_cuda_release_context(void *user_context) __attribute__((weak));
 
 namespace harena::detail {
 
@@ -31,16 +37,61 @@ namespace {
 
 using namespace nvtx;
 
+// compute-sanitizer takes NVTX memory calls only while a CUDA context is
+// current on the calling thread ("the object is not ready" otherwise), and
+// Halide makes its context current only inside its own calls: each call to
+// the tool is made in Halide's context. Never called while Halide holds it
+// (its lock is not reentrant): the runtime's calls come between Halide's.
+//
+// The tool checks an access when the kernel runs, against the regions then,
+// while the host frees a slice as soon as its last kernel is queued: before
+// a region ends, the context finishes its work (`drain`). Only while a tool
+// is attached; a graph capture then fails and the call runs normally.
+thread_local bool capturing = false;
+
+class InHalideContext {
+public:
+    explicit InHalideContext(bool drain = false) {
+        const CudaDriver *d = cuda_driver();
+        void *ctx = nullptr;
+        if (d != nullptr && d->ctx_push != nullptr && halide_cuda_acquire_context != nullptr &&
+            halide_cuda_acquire_context(nullptr, &ctx, false) == 0) {
+            acquired_ = true;
+            pushed_ = ctx != nullptr && d->ctx_push(ctx) == 0;
+            if (pushed_ && drain && !capturing && d->ctx_synchronize != nullptr) {
+                (void)d->ctx_synchronize();
+            }
+        }
+    }
+    ~InHalideContext() {
+        if (pushed_) {
+            void *popped = nullptr;
+            (void)cuda_driver()->ctx_pop(&popped);
+        }
+        if (acquired_) {
+            (void)halide_cuda_release_context(nullptr);
+        }
+    }
+    InHalideContext(const InHalideContext &) = delete;
+    InHalideContext &operator=(const InHalideContext &) = delete;
+
+private:
+    bool acquired_ = false;
+    bool pushed_ = false;
+};
+
 void call_register(const MemApi &api, const NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     const VirtualRange range{bytes, reinterpret_cast<const void *>(address)};
     const RegionsRegisterBatch batch{kMemCompatId, sizeof(RegionsRegisterBatch), kMemTypeVirtualAddress, heap.handle,
                                      1, sizeof(VirtualRange), &range, nullptr};
+    InHalideContext in_context;
     api.regions_register(api.domain, &batch);
 }
 
 void call_unregister(const MemApi &api, const void *const *addresses, size_t count) {
     const RegionsUnregisterBatch batch{kMemCompatId, sizeof(RegionsUnregisterBatch), kRegionRefPointer,
                                        count, sizeof(const void *), addresses};
+    InHalideContext in_context(true);
     api.regions_unregister(api.domain, &batch);
 }
 
@@ -99,7 +150,11 @@ void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
     desc.type = kMemTypeVirtualAddress;
     desc.type_specific_desc_size = sizeof(VirtualRange);
     desc.type_specific_desc = &range;
-    void *handle = api->heap_register(api->domain, &desc);
+    void *handle = nullptr;
+    {
+        InHalideContext in_context;
+        handle = api->heap_register(api->domain, &desc);
+    }
     trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", static_cast<void *>(&arena),
           static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes), handle);
     // nvToolsExtMem.h: NVTX_MEM_HEAP_HANDLE_NO_TOOL ((intptr_t)-1), or NULL
@@ -122,9 +177,16 @@ void nvtx_heap_unregister(harena_arena &arena) {
     // Unregistering the heap ends its regions (nvToolsExtMem.h).
     trace("arena %p: heap %p unregistered with %zu live region(s)", static_cast<void *>(&arena), arena.nvtx->handle,
           arena.nvtx->regions.size());
-    api.heap_unregister(api.domain, arena.nvtx->handle);
+    {
+        InHalideContext in_context(true);
+        api.heap_unregister(api.domain, arena.nvtx->handle);
+    }
     delete arena.nvtx;
     arena.nvtx = nullptr;
+}
+
+void nvtx_capturing(bool now) {
+    capturing = now;
 }
 
 void nvtx_region_register(harena_arena &arena, uint64_t address, uint64_t bytes) {

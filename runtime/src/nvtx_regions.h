@@ -44,4 +44,9 @@ void nvtx_reservation_register(harena_arena &arena, uint64_t address, uint64_t b
 // there up ends, in one call to the tool.
 void nvtx_frame_popped(harena_arena &arena, uint64_t base);
 
+// A graph capture on the calling thread begins or ends: while it lasts, a
+// region ends without first waiting for the device (no kernel of the capture
+// runs, and the wait is not allowed during a capture).
+void nvtx_capturing(bool capturing);
+
 }  // namespace harena::detail

@@ -213,20 +213,19 @@ __attribute__((visibility("default"))) int InitializeInjectionNvtxExtension(ExtM
     check(module->struct_size == sizeof(ExtModuleInfo), "module: structSize");
     check(module->module_id == 1, "module: moduleId is not NVTX_EXT_MODULEID_MEM");
     check(module->compat_id == kCompatIdMem, "module: compatId");
-    if (module->segments_count != 1 || module->segments[0].slot_count < 7) {
-        check(false, "module: one segment of the memory functions");
-        return 0;
+    if (module->segments_count != 1 || module->segments[0].segment_id != 1 || module->segments[0].slot_count != 63) {
+        check(false, "module: one segment, id 1, of 63 slots");
     }
-    intptr_t *slots = module->segments[0].function_slots;  // slot i: NvtxExtMemCallbackId i
+    intptr_t *slots = module->segments[0].function_slots;  // slot i: NVTX3EXT_CBID_nvtxMem* i
     for (size_t i = 0; i < module->segments[0].slot_count; i++) {
         check(slots[i] == 0, "module: a slot is not NVTX_EXTENSION_FRESH");
     }
-    slots[1] = reinterpret_cast<intptr_t>(heap_register);
-    slots[2] = reinterpret_cast<intptr_t>(heap_unregister);
-    slots[3] = reinterpret_cast<intptr_t>(unexpected_call);  // nvtxMemHeapReset
-    slots[4] = reinterpret_cast<intptr_t>(regions_register);
-    slots[5] = reinterpret_cast<intptr_t>(unexpected_call);  // nvtxMemRegionsResize
-    slots[6] = reinterpret_cast<intptr_t>(regions_unregister);
+    slots[0] = reinterpret_cast<intptr_t>(heap_register);
+    slots[1] = reinterpret_cast<intptr_t>(heap_unregister);
+    slots[2] = reinterpret_cast<intptr_t>(unexpected_call);  // nvtxMemHeapReset
+    slots[3] = reinterpret_cast<intptr_t>(regions_register);
+    slots[4] = reinterpret_cast<intptr_t>(unexpected_call);  // nvtxMemRegionsResize
+    slots[5] = reinterpret_cast<intptr_t>(regions_unregister);
     return 1;
 }
 

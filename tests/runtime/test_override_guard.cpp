@@ -3,6 +3,7 @@
 // interface's own copies (fake_device.h's device memory is host memory, so
 // the tests write past a buffer's end directly, as a faulty kernel would).
 #include <cstring>
+#include <vector>
 
 #include "fake_device.h"
 #include "harena/arena.hpp"
@@ -82,4 +83,21 @@ TEST_F(OverrideGuard, ARowPastTheEndOfABufferStillBoundIsReportedWhenTheScopeEnd
     EXPECT_TRUE(last_error_mentions({"(float32, 16x8)", "from 1 to 64 bytes past its end"}));
     EXPECT_EQ(arena.stats().evictions, 1u);
     EXPECT_EQ(halide_device_free(nullptr, &out.buf), 0);
+}
+
+// Halide allocates an input's device memory inside halide_copy_to_device,
+// holding its device copy lock: the band's copies must not take it again.
+TEST_F(OverrideGuard, AnUploadAllocatesItsSliceAndFillsItsBandInsideHalidesCopy) {
+    harena_scope scope;
+    ASSERT_EQ(harena_scope_begin(&scope, arena.get()), HARENA_OK);
+    DeviceBuf in(16, 8);
+    std::vector<float> values(16 * 8, 2.0f);
+    in.buf.host = reinterpret_cast<uint8_t *>(values.data());
+    in.buf.set_host_dirty(true);
+    ASSERT_EQ(halide_copy_to_device(nullptr, &in.buf, fake_device_interface()), 0);
+    EXPECT_EQ(reinterpret_cast<const float *>(in.buf.device)[16 * 8 - 1], 2.0f);
+    EXPECT_EQ(in.device_bytes()[in.buf.size_in_bytes()], 0xA5);
+    EXPECT_EQ(halide_device_free(nullptr, &in.buf), 0);
+    EXPECT_EQ(harena_scope_end(&scope), HARENA_OK);
+    EXPECT_EQ(arena.stats().guard_damaged, 0u);
 }
