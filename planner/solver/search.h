@@ -3,12 +3,13 @@
 // plans: buffers are placed in nondecreasing offset order, each resting on
 // the highest buffer below it that it is alive with, which loses no
 // solution. A depth-first search chooses which buffer comes next. It prunes
-// partial plans that leave some time with more unplaced bytes than room;
-// ones that leave a gap a remaining buffer could have used; ones whose
-// lowest level cannot be tiled where it must be filled; orders of
-// interchangeable buffers but one; and, once a buffer that nothing
-// unplaced is alive with fails, every other choice at that step (MiniMalloc's
-// hatless pruning). Once no unplaced buffer is alive across some time step,
+// partial plans that leave some time with more unplaced bytes than room, or
+// with a height that the buffers able to go below it cannot fill up to;
+// ones that leave a gap a remaining buffer could have used; ones where the
+// floors that must be filled cannot be covered, level by level, by buffers
+// able to go exactly there; orders of buffers that can trade places but
+// one (symmetry.h); and, once a buffer that nothing unplaced is alive with
+// fails, every other choice at that step (MiniMalloc's hatless pruning). Once no unplaced buffer is alive across some time step,
 // the two sides are solved as separate problems, so a failure on one side
 // does not make the search retry the other.
 #pragma once
