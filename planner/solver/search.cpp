@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "solver/floor_cover.h"
+#include "solver/stacking.h"
 #include "solver/symmetry.h"
 
 namespace harena::detail {
@@ -44,7 +45,7 @@ class Searcher {
         seen_(sections_, 0),
         twin_before_(twins_before(items_, preorder_)),
         later_mates_(later_mates(items_, preorder_)),
-        stack_seen_(sections_, 0),
+        stacking_(sections_),
         cover_(sections_, uint32_t(items_.size())) {
     for (uint32_t r = 0; r < preorder_.size(); r++) rank_[preorder_[r]] = r;
     find_overlaps();
@@ -71,6 +72,7 @@ class Searcher {
       result.status = solve_parts(split(all), 0, -1);
     }
     result.work = work_;
+    result.check_work = check_work_;
     result.nodes = nodes_;
     if (result.status == SearchStatus::Found) result.offsets = offset_;
     return result;
@@ -154,7 +156,8 @@ class Searcher {
     }
     if (unplaced == 0) return SearchStatus::Found;
     work_ += 2 * p.items.size();
-    if (work_ >= max_work_ || nodes_ >= max_nodes_ || ((++nodes_ & 255) == 0 && deadline_.expired())) {
+    if (work_ >= max_work_ || check_work_ / kCheckWorkPerWork >= max_work_ || nodes_ >= max_nodes_ ||
+        ((++nodes_ & 255) == 0 && deadline_.expired())) {
       return SearchStatus::GaveUp;
     }
     // (lowest offset, begin, misfit, rank): by offset and begin, as the
@@ -289,43 +292,28 @@ class Searcher {
       const Item &item = items_[j];
       pieces_.push_back({item.begin, item.end, std::max(min_offset_[j], item.begin <= placed_begin ? offset + 1 : offset)});
     }
-    work_ += 2 * (p.items.size() + (p.last - p.first));
+    work_ += p.items.size() + (p.last - p.first);  // as the check of the lowest level only was (search.h)
+    check_work_ += p.items.size() + (p.last - p.first);
     return cover_.possible(p.first, p.last, floors_, pieces_);
   }
 
   // In a section, the unplaced buffers that can go below a height h must
   // fill the bytes from the floor to h, but for the room the section has to
-  // spare. Checked, for each buffer's lowest offset as h, in the sections
-  // whose buffers changed: those of i and of the buffers it raised.
+  // spare (stacking.h). Checked, for each buffer's lowest offset as h, in the
+  // sections whose buffers changed: those of i and of the buffers it raised.
   bool sections_can_be_stacked(uint32_t i, uint64_t offset) {
     const uint32_t placed_begin = items_[i].begin;
-    stack_stamp_++;
+    stacking_.next_plan();
     auto check = [&](uint32_t s) {
-      if (stack_seen_[s] == stack_stamp_ || total_[s] == 0) return true;
-      stack_seen_[s] = stack_stamp_;
+      if (total_[s] == 0 || !stacking_.first_visit(s)) return true;
       const uint64_t floor = std::max(low_[s], s < placed_begin ? offset + 1 : offset);
-      const uint64_t spare = capacity_ - total_[s] - floor;
-      // Buffers that can go within the room to spare fill from the floor
-      // up with no further condition; only the others need sorting.
-      const uint64_t free_up_to = floor + spare;
-      uint64_t filled = free_up_to;
-      stack_.clear();
+      stacking_.start(floor, capacity_ - total_[s] - floor);
       for (uint32_t j : members_[s]) {
         if (placed_[j]) continue;
-        const uint64_t lowest = std::max(min_offset_[j], items_[j].begin <= placed_begin ? offset + 1 : offset);
-        if (lowest <= free_up_to) {
-          filled += items_[j].size;
-        } else {
-          stack_.push_back({lowest, items_[j].size});
-        }
+        stacking_.add(std::max(min_offset_[j], items_[j].begin <= placed_begin ? offset + 1 : offset), items_[j].size);
       }
-      work_ += members_[s].size() + 4 * stack_.size();
-      std::sort(stack_.begin(), stack_.end());
-      for (const auto &[lowest, size] : stack_) {
-        if (lowest > filled) return false;
-        filled += size;
-      }
-      return true;
+      check_work_ += members_[s].size();
+      return stacking_.possible(check_work_);
     };
     for (uint32_t s = items_[i].begin; s < items_[i].end; s++) {
       if (!check(s)) return false;
@@ -383,14 +371,13 @@ class Searcher {
   std::vector<uint32_t> twin_before_;  // the interchangeable buffer that must be placed first, or kNoTwin
   std::vector<std::vector<uint32_t>> later_mates_;  // buffers of an item's lifetime it may not rest on, if placed
   std::vector<uint32_t> raised_;  // scratch: items whose lowest offset the last placement raised
-  std::vector<uint64_t> stack_seen_;  // per section: stack_stamp_ when last checked
-  uint64_t stack_stamp_ = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> stack_;  // scratch: (lowest offset, size) of a section's buffers
+  StackingCheck stacking_;
   FloorCover cover_;
   std::vector<uint64_t> floors_;  // scratch: per section of the partition, the level to cover or kFree
   std::vector<Piece> pieces_;     // scratch: unplaced buffers of the partition, by begin
   std::vector<Change> changes_;
   uint64_t work_ = 0;
+  uint64_t check_work_ = 0;
   uint64_t nodes_ = 0;
 };
 
