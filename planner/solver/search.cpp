@@ -5,6 +5,10 @@
 #include <tuple>
 #include <utility>
 
+#include "solver/floor_cover.h"
+#include "solver/stacking.h"
+#include "solver/symmetry.h"
+
 namespace harena::detail {
 
 namespace {
@@ -39,11 +43,12 @@ class Searcher {
         low_(sections_, UINT64_MAX),
         cuts_(sections_, 0),
         seen_(sections_, 0),
-        twin_before_(items_.size(), kNone),
-        reach_(size_t(sections_) + 1, 0) {
+        twin_before_(twins_before(items_, preorder_)),
+        later_mates_(later_mates(items_, preorder_)),
+        stacking_(sections_),
+        cover_(sections_, uint32_t(items_.size())) {
     for (uint32_t r = 0; r < preorder_.size(); r++) rank_[preorder_[r]] = r;
     find_overlaps();
-    find_twins();
     for (uint32_t i = 0; i < items_.size(); i++) {
       const Item &item = items_[i];
       for (uint32_t s = item.begin; s < item.end; s++) {
@@ -67,6 +72,7 @@ class Searcher {
       result.status = solve_parts(split(all), 0, -1);
     }
     result.work = work_;
+    result.check_work = check_work_;
     result.nodes = nodes_;
     if (result.status == SearchStatus::Found) result.offsets = offset_;
     return result;
@@ -80,22 +86,11 @@ class Searcher {
     uint64_t old;
   };
 
-  static constexpr uint32_t kNone = UINT32_MAX;
-
-  // Buffers with the same lifetime, size and alignment are interchangeable:
-  // in any plan they can trade places. Each such buffer may be placed only
-  // after the one before it in the preorder, which keeps one of their
-  // orders instead of all of them.
-  void find_twins() {
-    std::vector<uint32_t> by_shape(preorder_);
-    auto shape = [&](uint32_t i) {
-      const Item &item = items_[i];
-      return std::make_tuple(item.begin, item.end, item.size, item.alignment);
-    };
-    std::stable_sort(by_shape.begin(), by_shape.end(), [&](uint32_t a, uint32_t b) { return shape(a) < shape(b); });
-    for (size_t k = 1; k < by_shape.size(); k++) {
-      if (shape(by_shape[k]) == shape(by_shape[k - 1])) twin_before_[by_shape[k]] = by_shape[k - 1];
-    }
+  // Whether i at `offset` would rest directly on a buffer of its lifetime
+  // that comes later in the preorder (see later_mates).
+  bool rests_on_later_mate(uint32_t i, uint64_t offset) const {
+    return std::any_of(later_mates_[i].begin(), later_mates_[i].end(),
+                       [&](uint32_t j) { return placed_[j] && offset_[j] + items_[j].size == offset; });
   }
 
   void find_overlaps() {
@@ -161,7 +156,8 @@ class Searcher {
     }
     if (unplaced == 0) return SearchStatus::Found;
     work_ += 2 * p.items.size();
-    if (work_ >= max_work_ || nodes_ >= max_nodes_ || ((++nodes_ & 255) == 0 && deadline_.expired())) {
+    if (work_ >= max_work_ || check_work_ / kCheckWorkPerWork >= max_work_ || nodes_ >= max_nodes_ ||
+        ((++nodes_ & 255) == 0 && deadline_.expired())) {
       return SearchStatus::GaveUp;
     }
     // (lowest offset, begin, misfit, rank): by offset and begin, as the
@@ -174,7 +170,8 @@ class Searcher {
       const uint64_t offset = min_offset_[i];
       if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
       if (offset < last_offset || (offset == last_offset && int64_t(items_[i].begin) <= last_begin)) continue;
-      if (twin_before_[i] != kNone && !placed_[twin_before_[i]]) continue;
+      if (twin_before_[i] != kNoTwin && !placed_[twin_before_[i]]) continue;
+      if (rests_on_later_mate(i, offset)) continue;
       const Item &item = items_[i];
       uint32_t misfit = 0;
       if (fitting_first_) {
@@ -244,10 +241,12 @@ class Searcher {
       if (s + 1 < item.end && --cuts_[s] == 0) cut = true;
     }
     touch_where_lowest(item, offset);
+    raised_.clear();
     for (uint32_t j : overlaps_[i]) {
       if (placed_[j]) continue;
       uint64_t lowest = align_up(top, items_[j].alignment);
       if (lowest <= min_offset_[j]) continue;
+      raised_.push_back(j);
       changes_.push_back({Change::MinOffset, j, min_offset_[j]});
       touch_where_lowest(items_[j], min_offset_[j]);
       min_offset_[j] = lowest;
@@ -268,61 +267,61 @@ class Searcher {
     // section above its floor; left of i, only above `offset`, since
     // buffers at one offset are placed left to right.
     work_ += p.last - p.first + overlaps_[i].size();
-    uint64_t lowest_floor = UINT64_MAX;
     for (uint32_t s = p.first; s < p.last; s++) {
       uint64_t lowest = std::max(low_[s], s < item.begin ? offset + 1 : offset);
       if (total_[s] > 0 && lowest + total_[s] > capacity_) return false;
-      if (total_[s] > 0) lowest_floor = std::min(lowest_floor, lowest);
     }
-    return lowest_floor == UINT64_MAX || lowest_level_can_be_filled(p, item.begin, offset, lowest_floor);
+    return sections_can_be_stacked(i, offset) && floors_can_be_covered(p, item.begin, offset);
   }
 
-  // Where a section's floor plus its unplaced bytes reach the capacity
-  // exactly (a tight section: always, in a perfect packing), the bytes at
-  // its floor must be covered by a buffer placed exactly there. At the
-  // lowest floor f, those buffers lie within the runs of sections whose
-  // floor is f (elsewhere floors are higher), are never alive together
-  // (all at offset f), and must be buffers whose lowest offset is f (the
-  // search places each buffer at its lowest offset). So each such run must
-  // be tiled end to end by their lifetimes, skipping only sections with
-  // room to spare: a one-dimensional check that finds many dead ends at
-  // once, long before the search would fill the run and fail.
-  bool lowest_level_can_be_filled(const Partition &p, uint32_t placed_begin, uint64_t offset, uint64_t f) {
-    auto floor_of = [&](uint32_t s) { return std::max(low_[s], s < placed_begin ? offset + 1 : offset); };
-    // Buffers that can go at f, by first section.
-    at_floor_.clear();
-    for (uint32_t j : p.items) {
-      if (!placed_[j] && min_offset_[j] == f) at_floor_.push_back(j);
+  // The floors of the sections where the unplaced bytes fill the section
+  // exactly up to the capacity (always, in a perfect packing) must be
+  // covered level by level (see FloorCover). Buffers at `offset` go only
+  // right of the one just placed, so the others, and the sections left of
+  // it, start above `offset`. A check that finds many dead ends at once,
+  // long before the search would fill a level and fail.
+  bool floors_can_be_covered(const Partition &p, uint32_t placed_begin, uint64_t offset) {
+    floors_.resize(p.last - p.first);
+    for (uint32_t s = p.first; s < p.last; s++) {
+      const uint64_t floor = std::max(low_[s], s < placed_begin ? offset + 1 : offset);
+      floors_[s - p.first] = total_[s] > 0 && floor + total_[s] == capacity_ ? floor : FloorCover::kFree;
     }
-    std::sort(at_floor_.begin(), at_floor_.end(),
-              [&](uint32_t a, uint32_t b) { return items_[a].begin < items_[b].begin; });
-    work_ += p.items.size() + (p.last - p.first);
-    size_t next_candidate = 0;
-    for (uint32_t s = p.first; s < p.last;) {
-      if (total_[s] == 0 || floor_of(s) != f) {
-        s++;
-        continue;
+    pieces_.clear();
+    for (uint32_t j : p.items) {
+      if (placed_[j]) continue;
+      const Item &item = items_[j];
+      pieces_.push_back({item.begin, item.end, std::max(min_offset_[j], item.begin <= placed_begin ? offset + 1 : offset)});
+    }
+    work_ += p.items.size() + (p.last - p.first);  // as the check of the lowest level only was (search.h)
+    check_work_ += p.items.size() + (p.last - p.first);
+    return cover_.possible(p.first, p.last, floors_, pieces_);
+  }
+
+  // In a section, the unplaced buffers that can go below a height h must
+  // fill the bytes from the floor to h, but for the room the section has to
+  // spare (stacking.h). Checked, for each buffer's lowest offset as h, in the
+  // sections whose buffers changed: those of i and of the buffers it raised.
+  bool sections_can_be_stacked(uint32_t i, uint64_t offset) {
+    const uint32_t placed_begin = items_[i].begin;
+    stacking_.next_plan();
+    auto check = [&](uint32_t s) {
+      if (total_[s] == 0 || !stacking_.first_visit(s)) return true;
+      const uint64_t floor = std::max(low_[s], s < placed_begin ? offset + 1 : offset);
+      stacking_.start(floor, capacity_ - total_[s] - floor);
+      for (uint32_t j : members_[s]) {
+        if (placed_[j]) continue;
+        stacking_.add(std::max(min_offset_[j], items_[j].begin <= placed_begin ? offset + 1 : offset), items_[j].size);
       }
-      uint32_t run_end = s;
-      while (run_end < p.last && total_[run_end] > 0 && floor_of(run_end) == f) run_end++;
-      // reach_[t - s]: the sections [s, t) can be covered or skipped.
-      std::fill(reach_.begin(), reach_.begin() + (run_end - s) + 1, 0);
-      reach_[0] = 1;
-      while (next_candidate < at_floor_.size() && items_[at_floor_[next_candidate]].begin < s) next_candidate++;
-      size_t c = next_candidate;
-      for (uint32_t t = s; t < run_end; t++) {
-        if (!reach_[t - s]) {
-          while (c < at_floor_.size() && items_[at_floor_[c]].begin == t) c++;
-          continue;
-        }
-        if (floor_of(t) + total_[t] < capacity_) reach_[t + 1 - s] = 1;  // room to spare: may stay empty at f
-        for (; c < at_floor_.size() && items_[at_floor_[c]].begin == t; c++) {
-          if (items_[at_floor_[c]].end <= run_end) reach_[items_[at_floor_[c]].end - s] = 1;
-        }
+      check_work_ += members_[s].size();
+      return stacking_.possible(check_work_);
+    };
+    for (uint32_t s = items_[i].begin; s < items_[i].end; s++) {
+      if (!check(s)) return false;
+    }
+    for (uint32_t j : raised_) {
+      for (uint32_t s = items_[j].begin; s < items_[j].end; s++) {
+        if (!check(s)) return false;
       }
-      if (!reach_[run_end - s]) return false;
-      next_candidate = c;
-      s = run_end;
     }
     return true;
   }
@@ -369,11 +368,16 @@ class Searcher {
   std::vector<uint64_t> seen_;   // per section: stamp_ when last touched, to collect each once
   std::vector<uint32_t> touched_;
   uint64_t stamp_ = 0;
-  std::vector<uint32_t> twin_before_;  // the interchangeable buffer that must be placed first, or kNone
-  std::vector<uint32_t> at_floor_;     // scratch: buffers that can go at the lowest floor
-  std::vector<uint8_t> reach_;         // scratch: which prefixes of a run can be tiled
+  std::vector<uint32_t> twin_before_;  // the interchangeable buffer that must be placed first, or kNoTwin
+  std::vector<std::vector<uint32_t>> later_mates_;  // buffers of an item's lifetime it may not rest on, if placed
+  std::vector<uint32_t> raised_;  // scratch: items whose lowest offset the last placement raised
+  StackingCheck stacking_;
+  FloorCover cover_;
+  std::vector<uint64_t> floors_;  // scratch: per section of the partition, the level to cover or kFree
+  std::vector<Piece> pieces_;     // scratch: unplaced buffers of the partition, by begin
   std::vector<Change> changes_;
   uint64_t work_ = 0;
+  uint64_t check_work_ = 0;
   uint64_t nodes_ = 0;
 };
 

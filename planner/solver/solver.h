@@ -84,7 +84,9 @@ struct SolverOptions {
   size_t search_max_buffers = 500;
 
   // ...doing at most this much work per buffer (elementary operations of
-  // about a nanosecond each, so about 0.1 ms per buffer), looking for a plan
+  // about a nanosecond each, so about 0.1 ms per buffer; its pruning checks
+  // count theirs apart and may do up to twice as much, see
+  // kCheckWorkPerWork in search.h), looking for a plan
   // within good_enough_ratio and, in turn, for one halfway between that and
   // the best found. It stops as soon as it reaches good_enough_ratio, but
   // where that is out of reach it can rarely prove so and spends all of

@@ -99,6 +99,37 @@ TEST(Search, DecidesEveryCapacityLikeBruteForce) {
   }
 }
 
+TEST(Search, DecidesStacksOfOneLifetimeLikeBruteForce) {
+  // Buffers of a few shared lifetimes and unequal sizes, which may rest on
+  // one another in one order only, and sections that must be filled
+  // exactly: found at the optimum, proven infeasible just below it.
+  std::mt19937_64 rng(29);
+  auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+  for (int k = 0; k < 300; k++) {
+    const uint64_t alignment = k % 3 == 0 ? 4 : 1;
+    std::vector<std::pair<int64_t, int64_t>> lifetimes;
+    for (int l = 0; l < 3; l++) {
+      int64_t begin = int64_t(pick(0, 4));
+      lifetimes.push_back({begin, begin + int64_t(pick(1, 4))});
+    }
+    Problem problem;
+    for (size_t n = 2 + size_t(k % 6); n > 0; n--) {
+      auto [begin, end] = lifetimes[pick(0, 2)];
+      // Sometimes not a multiple of the alignment, which rules out a swap.
+      uint64_t size = alignment * pick(1, 4) + (pick(0, 5) == 0 ? 1 : 0);
+      problem.buffers.push_back({"s" + std::to_string(n), begin, end, size, alignment});
+    }
+    const uint64_t optimum = testing::brute_force_optimum(problem);
+    Prepared prepared = prepare(problem);
+    for (const SearchOrder &order : all_orders(prepared)) {
+      SearchResult at = unbounded_search(prepared, order, optimum);
+      ASSERT_EQ(at.status, SearchStatus::Found) << "problem " << k;
+      expect_valid(problem, prepared, at, optimum);
+      ASSERT_EQ(unbounded_search(prepared, order, optimum - 1).status, SearchStatus::Infeasible) << "problem " << k;
+    }
+  }
+}
+
 TEST(Search, GivesUpAtItsNodeLimitAndFindsTheSamePlanWithMore) {
   Problem problem = instances::cut_square(60, 4, true);
   Prepared prepared = prepare(problem);
