@@ -7,6 +7,7 @@
 // where no CUDA device is usable.
 #include "cuda_driver.h"
 #include "pipeline_harness.h"
+#include "planted_overruns.h"
 
 #include "HalideRuntimeCuda.h"
 #include "e2e_planted_overflow_cuda_arena.h"
@@ -24,28 +25,6 @@ using namespace harena_test;
 
 namespace {
 
-// Wider than any row below, so a whole stray row lands in a band and never
-// outside the arena's memory.
-constexpr uint32_t kBand = 4096;
-
-struct Size {
-    int w, h;
-};
-const Size kSizes[] = {{48, 40}, {64, 64}, {128, 96}};
-
-struct Overrun {
-    const char *name;
-    int x, y;
-};
-const Overrun kOverruns[] = {{"OneElementPastTheEnd", 1, 0}, {"OneRowPastTheEnd", 0, 1}, {"OneRowBeforeTheStart", 0, -1}};
-
-std::string expected_extent(const Overrun &o, int w) {
-    if (o.y == 0) {
-        return "from 1 to 4 bytes past its end";
-    }
-    return "from 1 to " + std::to_string(4 * w) + (o.y > 0 ? " bytes past its end" : " bytes before it");
-}
-
 bool mentions(const std::string &piece) {
     return last_error().find(piece) != std::string::npos;
 }
@@ -60,7 +39,7 @@ protected:
         }
         harena::Options o;
         o.guard = true;
-        o.guard_bytes = kBand;
+        o.guard_bytes = kPlantedBand;
         arena = std::make_unique<harena::Arena>(
             harena::Arena::device(halide_cuda_device_interface(), 16 << 20, o));
     }
@@ -86,7 +65,7 @@ protected:
 
 TEST_P(GpuGuard, CorrectCallsMatchHalidesDefaultAndEveryPlantedWriteIsReported) {
     uint64_t reports = 0;
-    for (const Size &z : kSizes) {
+    for (const PlantedSize &z : kPlantedSizes) {
         Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
         for (const Overrun &o : kOverruns) {
             SCOPED_TRACE(std::string(o.name) + " at " + std::to_string(z.w) + "x" + std::to_string(z.h));

@@ -11,6 +11,7 @@
 #include "e2e_planted_overflow_plain.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
+#include "planted_overruns.h"
 
 #include <gtest/gtest.h>
 
@@ -18,11 +19,9 @@
 #include <string>
 
 using Halide::Runtime::Buffer;
+using namespace harena_test;
 
 namespace {
-
-// A band wider than any row of the tests, so that a whole stray row lands in it.
-constexpr uint32_t kBand = 4096;
 
 class Arena {
 public:
@@ -30,7 +29,7 @@ public:
         harena_options o;
         harena_options_init(&o);
         o.guard = guard ? 1 : 0;
-        o.guard_bytes = kBand;
+        o.guard_bytes = kPlantedBand;
         EXPECT_EQ(harena_create(nullptr, nullptr, 4 << 20, &o, &arena_), HARENA_OK) << harena_last_error();
     }
     ~Arena() { EXPECT_EQ(harena_destroy(arena_), HARENA_OK) << harena_last_error(); }
@@ -60,33 +59,11 @@ bool mentions(const std::string &piece) {
     return std::string(harena_last_error()).find(piece) != std::string::npos;
 }
 
-struct Size {
-    int w, h;
-};
-// Below, at and above the generator's estimates (64 x 64).
-const Size kSizes[] = {{48, 40}, {64, 64}, {128, 96}};
-
-struct Overrun {
-    const char *name;
-    int x, y;
-    // What the report says, for a buffer `w` floats wide.
-    std::string (*expected)(int w);
-};
-
-const Overrun kOverruns[] = {
-    {"OneElementPastTheEnd", 1, 0,
-     [](int) { return std::string("from 1 to 4 bytes past its end"); }},
-    {"OneRowPastTheEnd", 0, 1,
-     [](int w) { return "from 1 to " + std::to_string(4 * w) + " bytes past its end"; }},
-    {"OneRowBeforeTheStart", 0, -1,
-     [](int w) { return "from 1 to " + std::to_string(4 * w) + " bytes before it"; }},
-};
-
 }  // namespace
 
 TEST(GuardHost, APlannedPipelineRunsUnchangedInGuardModeCallAfterCall) {
     Arena guarded(true);
-    for (const Size &z : kSizes) {
+    for (const PlantedSize &z : kPlantedSizes) {
         SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
         Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
         for (int call = 0; call < 3; call++) {
@@ -108,7 +85,7 @@ class GuardHostOverrun : public ::testing::TestWithParam<Overrun> {};
 TEST_P(GuardHostOverrun, IsReportedNamingTheBufferAndThePipelineAndTheArenaStaysUsable) {
     const Overrun &o = GetParam();
     Arena guarded(true);
-    for (const Size &z : kSizes) {
+    for (const PlantedSize &z : kPlantedSizes) {
         SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
         Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
         fill(in, z.w);
@@ -116,7 +93,7 @@ TEST_P(GuardHostOverrun, IsReportedNamingTheBufferAndThePipelineAndTheArenaStays
         EXPECT_TRUE(mentions("pipeline 'e2e_planted_overflow_arena'")) << harena_last_error();
         EXPECT_TRUE(mentions(o.y < 0 ? "before the first slice of its frame" : "past the end of buffer 'written'"))
             << harena_last_error();
-        EXPECT_TRUE(mentions(o.expected(z.w))) << harena_last_error();
+        EXPECT_TRUE(mentions(expected_extent(o, z.w))) << harena_last_error();
         EXPECT_EQ(guarded.stats().frame_depth, 0u);
         // The next call, correct, runs and matches.
         ASSERT_EQ(e2e_planted_overflow_plain(in, 0, 0, ref), 0);
