@@ -11,8 +11,15 @@ using namespace Halide::Internal;
 
 namespace {
 
-const int64_t *const_upper(const Interval &i) {
-    return i.has_upper_bound() ? as_const_int(simplify(i.max)) : nullptr;
+// By value: as_const_int points into the simplified expression, which the
+// caller would not hold.
+std::optional<int64_t> const_upper(const Interval &i) {
+    if (!i.has_upper_bound()) {
+        return std::nullopt;
+    }
+    const Expr max = simplify(i.max);
+    const int64_t *value = as_const_int(max);
+    return value ? std::optional<int64_t>(*value) : std::nullopt;
 }
 
 // The loops' variables in `s`, outermost first, each bounded in terms of
@@ -30,7 +37,7 @@ std::optional<uint64_t> constant_upper_bound(const Expr &e, const std::vector<Lo
     Scope<Interval> s;
     s.set_containing_scope(&outside);
     push_loops(s, loops);
-    if (const int64_t *hi = const_upper(bounds_of_expr_in_scope(e, s))) {
+    if (const std::optional<int64_t> hi = const_upper(bounds_of_expr_in_scope(e, s))) {
         return (uint64_t)std::max<int64_t>(*hi, 0);
     }
     return std::nullopt;

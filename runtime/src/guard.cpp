@@ -19,11 +19,15 @@ namespace {
 
 constexpr uint8_t kPattern = 0xA5;
 
-// The context for the band's device copies: the caller's (a planned pipeline
-// passes its own, so its copies go on the stream its kernels used), else the
-// arena creator's.
-void *context_for(const harena_arena &arena, void *user_context) {
-    return user_context != nullptr ? user_context : arena.user_context;
+// The context for the band's device copies, so that they go on the stream
+// the kernels used: the caller's (a planned pipeline passes the arena), else
+// the arena itself where it carries a stream (the CUDA hooks answer for it),
+// else the arena creator's.
+void *context_for(harena_arena &arena, void *user_context) {
+    if (user_context != nullptr) {
+        return user_context;
+    }
+    return arena.cuda.stream != nullptr ? static_cast<void *>(&arena) : arena.user_context;
 }
 
 int fill(harena_arena &arena, void *uc, const GuardBand &band) {

@@ -82,7 +82,9 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
     if (arena.capture.active) {
         // Not an error either: the call runs again, normally, after the capture.
         arena.capture.entered = true;
-        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0) {
+        // Guard mode copies bands to and from the host around each slice,
+        // which a graph would not repeat (and a capture does not allow).
+        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0 || arena.guard != 0) {
             arena.capture.refused = true;
             return HARENA_NOT_CAPTURABLE;
         }

@@ -280,3 +280,25 @@ TEST_F(GraphCacheTest, ARegionThatGrewInvalidatesItsGraphs) {
     EXPECT_EQ(graphs.stats().invalidated, 1u);
     EXPECT_EQ(fake.graphs_destroyed, 1);
 }
+
+TEST_F(GraphCacheTest, InGuardModeCallsAreNeverCapturedBecauseTheBandsAreCopiedAroundEachSlice) {
+    harena::Options guarded;
+    guarded.guard = true;
+    harena::Arena guarded_arena = harena::Arena::host(1 << 16, guarded);
+    harena_cuda_binding binding{};
+    binding.stream = &stream_stand_in;
+    ASSERT_EQ(harena_set_cuda_binding(guarded_arena.get(), &binding), HARENA_OK);
+    harena::GraphCache guarded_graphs{guarded_arena, 2};
+    for (float x : {1.0f, 2.0f, 3.0f}) {
+        in.value = x;
+        out.value = -1;
+        EXPECT_EQ(guarded_graphs.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+        EXPECT_EQ(out.value, x * 3.0f);
+        if (x != 1.0f) {  // the first call with a key runs as it is, as always
+            EXPECT_EQ(guarded_graphs.last_outcome(), HARENA_GRAPH_FELL_BACK);
+        }
+    }
+    EXPECT_EQ(guarded_graphs.stats().fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 2u);
+    EXPECT_EQ(guarded_graphs.stats().replays, 0u);
+    EXPECT_EQ(guarded_arena.stats().frame_depth, 0u);
+}
