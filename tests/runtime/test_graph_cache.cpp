@@ -121,17 +121,27 @@ int call_current(void *uc, halide_buffer_t *in, float k, halide_buffer_t *out) {
     return (*current)(uc, in, k, out);
 }
 
+// The stand-in backend for as long as it lives. The fixture holds one before
+// its cache, so that the cache's graphs, destroyed with it, go back to the
+// stand-in (members are destroyed in the reverse order of their declaration).
+struct FakeBackendInstalled {
+    FakeBackendInstalled() {
+        fake = FakeDriver{};
+        harena::detail::set_graph_backend(&kFakeBackend);
+    }
+    ~FakeBackendInstalled() { harena::detail::set_graph_backend(nullptr); }
+    FakeBackendInstalled(const FakeBackendInstalled &) = delete;
+    FakeBackendInstalled &operator=(const FakeBackendInstalled &) = delete;
+};
+
 class GraphCacheTest : public ::testing::Test {
 protected:
     void SetUp() override {
-        fake = FakeDriver{};
-        harena::detail::set_graph_backend(&kFakeBackend);
         current = &pipeline;
         harena_cuda_binding binding{};
         binding.stream = &stream_stand_in;
         ASSERT_EQ(harena_set_cuda_binding(arena.get(), &binding), HARENA_OK);
     }
-    void TearDown() override { harena::detail::set_graph_backend(nullptr); }
 
     // One call through the cache with new input `x`; checks the output.
     int run(float x, float k) {
@@ -149,6 +159,7 @@ protected:
         return o;
     }
 
+    FakeBackendInstalled backend;
     int stream_stand_in = 0;
     harena::Arena arena = harena::Arena::host(1 << 16, growing());
     harena::GraphCache graphs{arena, 2};
