@@ -7,7 +7,7 @@
 #include "representative.h"
 #include "rewrite_allocations.h"
 #include "route_argument_buffers.h"
-#include "solver/compaction.h"
+#include "run_layout.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
 
@@ -125,110 +125,6 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
     s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);
     return LetStmt::make("harena.status", enter, s);
-}
-
-struct RunLayout {
-    std::vector<std::pair<std::string, Expr>> lets;  // in dependency order
-    Expr guard;                                      // the band after each slice, 0 unless in guard mode
-    std::vector<Expr> offsets;                       // per planned buffer, in problem order
-    std::vector<Expr> sizes;                         // per planned buffer: its bytes in this run
-    Expr needed;                                     // bytes this run touches
-};
-
-// The bytes a buffer takes in this call, evaluated where the frame opens.
-// Like the plan's sizes, at least one alignment unit: a buffer of no bytes
-// would keep no order with the buffers alive with it (solver/compaction.h).
-Expr call_bytes(const Candidate &c, uint64_t alignment) {
-    return cast(UInt(64), max(c.per_call, make_const(Int(64), (int64_t)alignment)));
-}
-
-// The supports each buffer needs to name: a support that lies below another
-// support ends below where that one starts in every call, so it never decides
-// the start. Keeps each offset's expression short (nothing simplifies after
-// this pass). `order` lists every support before what it supports.
-std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<size_t>> &below,
-                                                 const std::vector<size_t> &order) {
-    const size_t n = below.size(), words = (n + 63) / 64;
-    // beneath[i]: the buffers transitively below i, as a bit set merged word
-    // by word, so that this stays fast for thousands of buffers.
-    std::vector<std::vector<uint64_t>> beneath(n, std::vector<uint64_t>(words, 0));
-    std::vector<std::vector<size_t>> direct(n);
-    for (size_t i : order) {
-        std::vector<uint64_t> &under = beneath[i];
-        for (size_t k : below[i]) {
-            for (size_t w = 0; w < words; w++) {
-                under[w] |= beneath[k][w];
-            }
-        }
-        // Now `under` holds what lies beneath i's supports: those supports
-        // are implied.
-        for (size_t j : below[i]) {
-            if (!((under[j / 64] >> (j % 64)) & 1)) {
-                direct[i].push_back(j);
-            }
-        }
-        for (size_t j : below[i]) {
-            under[j / 64] |= uint64_t(1) << (j % 64);
-        }
-    }
-    return direct;
-}
-
-// compact_offsets (solver/compaction.h) as expressions: each buffer starts
-// where the highest of the buffers it rests on in the plan ends. Each size is
-// a let of its own, evaluated once per run: nothing simplifies or eliminates
-// common subexpressions after this pass, and a size appears in the offset of
-// every buffer that rests on it.
-//
-// In guard mode (harena_pipeline_guard_bytes) every slice is followed by a
-// band and the frame starts with one: the same replay with each size grown by
-// the band, which keeps every two buffers alive together apart for any sizes.
-RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
-                     uint64_t alignment) {
-    std::vector<size_t> order(planned.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
-    std::vector<std::vector<size_t>> below = direct_supports(supports(problem, plan), order);
-    RunLayout layout;
-    const Expr a = make_const(UInt(64), alignment);
-    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
-    Expr band = Call::make(UInt(64), "harena_pipeline_guard_bytes", {uc}, Call::Extern);
-    layout.lets.emplace_back("harena.guard", ((band + a - 1) / a) * a);
-    layout.guard = Variable::make(UInt(64), "harena.guard");
-    std::vector<Expr> &sizes = layout.sizes;
-    sizes.resize(planned.size());
-    for (size_t i = 0; i < planned.size(); i++) {
-        Expr bytes = simplify(call_bytes(*planned[i], alignment));
-        if (is_const(bytes)) {
-            sizes[i] = bytes;
-        } else {
-            std::string name = "harena.size." + std::to_string(i);
-            layout.lets.emplace_back(name, bytes);
-            sizes[i] = Variable::make(UInt(64), name);
-        }
-    }
-    layout.offsets.resize(planned.size());
-    layout.needed = make_zero(UInt(64));
-    const Expr &guard = layout.guard;
-    std::vector<bool> supports_another(planned.size(), false);
-    for (size_t i : order) {
-        Expr start = guard;
-        for (size_t j : below[i]) {
-            start = max(start, layout.offsets[j] + sizes[j] + guard);
-            supports_another[j] = true;
-        }
-        std::string name = "harena.offset." + std::to_string(i);
-        layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
-        layout.offsets[i] = Variable::make(UInt(64), name);
-    }
-    // A buffer that another rests on ends below that one's end.
-    for (size_t i : order) {
-        if (!supports_another[i]) {
-            layout.needed = max(layout.needed, layout.offsets[i] + sizes[i] + guard);
-        }
-    }
-    layout.needed = simplify(layout.needed);
-    return layout;
 }
 
 // The representative values of the names the per-call buffers depend on, in
