@@ -115,12 +115,8 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
     // In guard mode the band at the frame's start is checked before a
     // successful return, so that a damaged one fails the call: the exit's
     // own check at the pop can only report.
-    Expr guard = Variable::make(UInt(64), "harena.guard");
     Expr lead = Call::make(Int(32), "harena_guard_check", {uc, base}, Call::Extern);
-    Expr lead_status = Variable::make(Int(32), "harena.guard_status.lead");
-    Stmt check_lead = IfThenElse::make(guard != make_zero(UInt(64)),
-                                       LetStmt::make("harena.guard_status.lead", lead,
-                                                     AssertStmt::make(lead_status == 0, lead_status)));
+    Stmt check_lead = checked_call("harena.guard_status.lead", lead, Variable::make(UInt(64), "harena.guard"));
     Stmt s = Block::make(Evaluate::make(exit), Block::make(body, check_lead));
     s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);

@@ -59,14 +59,8 @@ private:
 
     int statuses = 0;
 
-    // `call`, an Int(32) status, checked as Halide checks its own where
-    // `when` is nonzero: a nonzero status ends the pipeline with that code
-    // (the runtime has reported why).
     Stmt checked_when(const Expr &when, const Expr &call) {
-        const std::string name = "harena.check_status." + std::to_string(statuses++);
-        Expr status = Variable::make(Int(32), name);
-        Stmt check = LetStmt::make(name, call, AssertStmt::make(status == 0, status));
-        return IfThenElse::make(when != make_zero(when.type()), check);
+        return checked_call("harena.check_status." + std::to_string(statuses++), call, when);
     }
 
     // Where a buffer is created: its guard band is filled, from the end of
@@ -236,6 +230,12 @@ private:
 };
 
 }  // namespace
+
+Stmt checked_call(const std::string &name, const Expr &call, const Expr &when) {
+    Expr status = Variable::make(Int(32), name);
+    Stmt check = LetStmt::make(name, call, AssertStmt::make(status == 0, status));
+    return when.defined() ? IfThenElse::make(when != make_zero(when.type()), check) : check;
+}
 
 Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
                          const Expr &device_interface, const Checks &checks) {

@@ -23,6 +23,12 @@ struct Checks {
     std::string pipeline;
 };
 
+// `call`, an Int(32) status bound to `name`, checked as Halide checks its
+// own: a nonzero status ends the pipeline with that code (the runtime has
+// reported why). Where `when` is defined, only where it is nonzero.
+Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr &call,
+                                    const Halide::Expr &when = Halide::Expr());
+
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
 // interface planned device buffers are bound to (unused for host plans).
 // `placed` is keyed by Candidate::node. Where checks.guard_bytes is not 0 each
