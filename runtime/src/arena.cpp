@@ -69,6 +69,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->debug = options.debug != 0;
     arena->grow = options.grow != 0;
     arena->guard = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
+    update_watched(*arena);
     arena->frames.resize(options.max_frames);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;

@@ -109,6 +109,9 @@ struct harena_arena {
     int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
     bool debug = false;
     bool grow = false;  // harena_options.grow
+    // debug || guard || nvtx: the one test the allocation and free paths make
+    // before the work those modes add (update_watched keeps it current).
+    bool watched = false;
     uint64_t guard = 0;  // guard mode: bytes of each band (a multiple of the alignment); 0 when off
     harena::detail::Backing backing = harena::detail::Backing::user;
     // Identifies the arena and its region: unique among all arenas, renewed
@@ -246,6 +249,11 @@ int release(harena_arena &arena, uint64_t address, uint64_t bytes);
 int guard_slice(harena_arena &arena, void *user_context, GuardBand band);
 int guard_release(harena_arena &arena, void *user_context, uint64_t slice);
 int guard_pop(harena_arena &arena, uint64_t frame_offset);
+
+// After debug, guard or nvtx changed (creation, a checker's heap).
+inline void update_watched(harena_arena &arena) {
+    arena.watched = arena.debug || arena.guard != 0 || arena.nvtx != nullptr;
+}
 
 // Applies the environment's switches (HARENA_DEBUG, HARENA_GUARD) to options.
 void read_environment(harena_options &options);

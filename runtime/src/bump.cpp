@@ -95,11 +95,37 @@ uint64_t allocation_size(const harena_arena &arena, uint64_t bytes) {
     return round_up((bytes == 0 ? 1 : bytes) + arena.guard, arena.alignment);
 }
 
-// Guard mode: the band from the end of the bytes to the end of the slice.
-[[gnu::cold, gnu::noinline]] int guard_new_slice(harena_arena &arena, uint64_t top, uint64_t bytes, uint64_t size,
-                                                 const AllocationName &name) {
-    GuardBand band{top, top + bytes, top + size, false, name.known() ? name.text() : "an unnamed allocation", ""};
-    return guard_slice(arena, nullptr, std::move(band));
+// A new slice of a watched arena (debug mode, guard mode, a memory checker):
+// recorded, declared to the checker, and its band, from the end of the bytes
+// to the end of the slice, filled.
+[[gnu::cold, gnu::noinline]] int watched_allocation(harena_arena &arena, uint64_t top, uint64_t bytes,
+                                                    uint64_t size, const AllocationName &name) {
+    const uint64_t address = arena.base + top;
+    if (arena.debug) {
+        record(arena, top, size, name);
+    }
+    if (arena.nvtx != nullptr) {
+        nvtx_region_register(arena, address, bytes);
+    }
+    if (arena.guard != 0) {
+        GuardBand band{top, top + bytes, top + size, false, name.known() ? name.text() : "an unnamed allocation", ""};
+        if (int err = guard_slice(arena, nullptr, std::move(band))) {
+            (void)release(arena, address, bytes);
+            return err;
+        }
+    }
+    return HARENA_OK;
+}
+
+// A slice of a watched arena comes back: it ends for the checker whether or
+// not its bytes come back now, and its band is checked.
+[[gnu::cold, gnu::noinline]] int watched_release(harena_arena &arena, uint64_t address) {
+    if (arena.nvtx != nullptr) {
+        nvtx_region_unregister(arena, address);
+    }
+    const uint64_t begin = address - arena.base;
+    forget_debug_record(arena, begin);
+    return arena.guard != 0 ? guard_release(arena, nullptr, begin) : HARENA_OK;
 }
 
 }  // namespace
@@ -167,32 +193,13 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
         arena.allocation_wraps.fetch_add(1, std::memory_order_relaxed);
     }
     raise_high_water(arena, top + size);
-    if (arena.debug) {
-        record(arena, top, size, name);
-    }
     *address = arena.base + top;
-    if (arena.nvtx != nullptr) {
-        nvtx_region_register(arena, *address, bytes);
-    }
-    if (arena.guard != 0) {
-        if (int err = guard_new_slice(arena, top, bytes, size, name)) {
-            (void)release(arena, *address, bytes);
-            return err;
-        }
-    }
-    return HARENA_OK;
+    return arena.watched ? watched_allocation(arena, top, bytes, size, name) : HARENA_OK;
 }
 
 int release(harena_arena &arena, uint64_t address, uint64_t bytes) {
-    // The slice ends whether or not its bytes come back now.
-    if (arena.nvtx != nullptr) {
-        nvtx_region_unregister(arena, address);
-    }
     const uint64_t begin = address - arena.base;
-    if (arena.debug) {
-        forget_debug_record(arena, begin);
-    }
-    const int result = arena.guard != 0 ? guard_release(arena, nullptr, begin) : HARENA_OK;
+    const int result = arena.watched ? watched_release(arena, address) : HARENA_OK;
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     if (depth == 0 || bytes > arena.capacity) {
         return result;

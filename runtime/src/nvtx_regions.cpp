@@ -164,6 +164,7 @@ void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
         return;
     }
     arena.nvtx = new (std::nothrow) NvtxHeap{handle, {}, {}};
+    update_watched(arena);
     if (arena.nvtx == nullptr) {
         api->heap_unregister(api->domain, handle);
     }
@@ -183,6 +184,7 @@ void nvtx_heap_unregister(harena_arena &arena) {
     }
     delete arena.nvtx;
     arena.nvtx = nullptr;
+    update_watched(arena);
 }
 
 void nvtx_capturing(bool now) {
