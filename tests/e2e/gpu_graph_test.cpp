@@ -7,14 +7,7 @@
 // Skips where no CUDA device is usable.
 #include "cuda_driver.h"
 #include "cuda_pipeline_table.h"
-#include "pipeline_harness.h"
-
-#include "HalideRuntimeCuda.h"
-#include "harena/graph.hpp"
-
-#include <gtest/gtest.h>
-
-#include <cmath>
+#include "gpu_graph_support.h"
 
 using Halide::Runtime::Buffer;
 using namespace harena_test;
@@ -29,21 +22,6 @@ protected:
         }
     }
 };
-
-// Uploads new values (on the legacy stream, after the arena's stream is idle:
-// a replay still reading the old ones must not see them change).
-void write_input(harena::Arena &arena, Buffer<float> &in, uint32_t seed) {
-    harena::synchronize(arena);
-    fill_random(in, seed);
-    in.set_host_dirty();
-    ASSERT_EQ(in.copy_to_device(halide_cuda_device_interface()), 0);
-}
-
-void poison(Buffer<float> &out) {
-    out.fill(std::nanf(""));
-    out.set_host_dirty();
-    ASSERT_EQ(out.copy_to_device(halide_cuda_device_interface()), 0);
-}
 
 TEST_P(GpuGraph, CapturedCallsReplayBitIdenticalOnNewInputs) {
     const GeneratedPipeline &p = GetParam();
