@@ -4,6 +4,7 @@
 // varying on every call. Prints a table per workload as it goes, then the
 // summary, the plans and the targets. See README.md.
 //   harena-corpus-bench [--seconds S] [--only NAME[,NAME...]]
+#include "command_line.h"
 #include "device_steps.h"
 #include "driver.h"
 #include "measure.h"
@@ -18,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,23 +87,13 @@ std::string describe(const std::vector<Step> &steps) {
 int main(int argc, char **argv) {
     Settings settings;
     std::string only;
-    std::string command = argv[0];
-    for (int i = 1; i < argc; i++) {
-        command += std::string(" ") + argv[i];
-    }
-    for (int i = 1; i < argc; i++) {
-        const std::string arg = argv[i];
-        if (i + 1 < argc && arg == "--seconds") {
-            settings.seconds = std::atof(argv[++i]);
-        } else if (i + 1 < argc && arg == "--only") {
-            only = argv[++i];
-        } else if (arg == "--help" || arg == "-h") {
-            usage(stdout, argv[0]);
-            return 0;
-        } else {
-            usage(stderr, argv[0]);
-            return 2;
-        }
+    const std::string command = bench::command_text(argc, argv);
+    if (std::optional<int> exit_code = bench::parse_options(
+            argc, argv,
+            {{"--seconds", [&](const char *v) { settings.seconds = std::atof(v); }},
+             {"--only", [&](const char *v) { only = v; }}},
+            usage)) {
+        return *exit_code;
     }
     const std::vector<const CorpusPipeline *> pipelines = select(only, argv[0]);
     if (pipelines.empty()) {

@@ -3,6 +3,7 @@
 // seven regimes in one process, the whole suite repeated. Prints the table
 // last; writes <out>/<app>.csv and <out>/<app>.svg. See README.md.
 //   harena-gpu-bench [--repeats N] [--out DIR] [--seconds S] [--only APP[,APP...]]
+#include "command_line.h"
 #include "driver.h"
 #include "measure.h"
 #include "report.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,27 +47,15 @@ int main(int argc, char **argv) {
     std::string out = ".";
     std::string only;
     Settings settings;
-    std::string command = argv[0];
-    for (int i = 1; i < argc; i++) {
-        command += std::string(" ") + argv[i];
-    }
-    for (int i = 1; i < argc; i++) {
-        const std::string arg = argv[i];
-        if (i + 1 < argc && arg == "--repeats") {
-            repeats = std::atoi(argv[++i]);
-        } else if (i + 1 < argc && arg == "--out") {
-            out = argv[++i];
-        } else if (i + 1 < argc && arg == "--seconds") {
-            settings.seconds_per_workload = std::atof(argv[++i]);
-        } else if (i + 1 < argc && arg == "--only") {
-            only = argv[++i];
-        } else if (arg == "--help" || arg == "-h") {
-            usage(stdout, argv[0]);
-            return 0;
-        } else {
-            usage(stderr, argv[0]);
-            return 2;
-        }
+    const std::string command = command_text(argc, argv);
+    if (std::optional<int> exit_code = parse_options(
+            argc, argv,
+            {{"--repeats", [&](const char *v) { repeats = std::atoi(v); }},
+             {"--out", [&](const char *v) { out = v; }},
+             {"--seconds", [&](const char *v) { settings.seconds_per_workload = std::atof(v); }},
+             {"--only", [&](const char *v) { only = v; }}},
+            usage)) {
+        return *exit_code;
     }
     std::vector<WorkloadSpec> specs = workload_specs();
     std::vector<std::string> apps;
