@@ -8,6 +8,7 @@
 // tests/runtime/test_graph_cache.cpp covers it.) Skips where no CUDA device
 // is usable.
 #include "cuda_driver.h"
+#include "cuda_test.h"
 #include "cuda_pipeline_table.h"
 #include "gpu_graph_support.h"
 
@@ -77,14 +78,7 @@ struct Case {
     int reason;  // enum harena_graph_fallback
 };
 
-class GpuGraphFallback : public ::testing::TestWithParam<Case> {
-protected:
-    void SetUp() override {
-        if (!cuda_usable()) {
-            GTEST_SKIP() << "no usable CUDA device";
-        }
-    }
-};
+using GpuGraphFallback = CudaTestWithParam<Case>;
 
 TEST_P(GpuGraphFallback, FallsBackForTheReasonOnceAndEveryCallIsBitIdentical) {
     const Case &c = GetParam();

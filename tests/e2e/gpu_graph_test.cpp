@@ -6,6 +6,7 @@
 // values. Pipelines that declare host work fall back, with the reason counted.
 // Skips where no CUDA device is usable.
 #include "cuda_driver.h"
+#include "cuda_test.h"
 #include "cuda_pipeline_table.h"
 #include "gpu_graph_support.h"
 
@@ -14,14 +15,7 @@ using namespace harena_test;
 
 namespace {
 
-class GpuGraph : public ::testing::TestWithParam<GeneratedPipeline> {
-protected:
-    void SetUp() override {
-        if (!cuda_usable()) {
-            GTEST_SKIP() << "no usable CUDA device";
-        }
-    }
-};
+using GpuGraph = CudaTestWithParam<GeneratedPipeline>;
 
 TEST_P(GpuGraph, CapturedCallsReplayBitIdenticalOnNewInputs) {
     const GeneratedPipeline &p = GetParam();

@@ -11,6 +11,7 @@
 // report nothing, and after the first call no device allocation may reach the
 // driver. Skips where no CUDA device is usable.
 #include "cuda_driver.h"
+#include "cuda_test.h"
 #include "cuda_pipeline_table.h"
 #include "pipeline_harness.h"
 
@@ -34,14 +35,7 @@ struct Way {
 constexpr uint64_t kRuntimeRoom = 32 << 20;
 const int kCallK[] = {9, 16, 1, 5};
 
-class GpuHostBuffers : public ::testing::TestWithParam<GeneratedPipeline> {
-protected:
-    void SetUp() override {
-        if (!cuda_usable()) {
-            GTEST_SKIP() << "no usable CUDA device";
-        }
-    }
-};
+using GpuHostBuffers = CudaTestWithParam<GeneratedPipeline>;
 
 TEST_P(GpuHostBuffers, EveryCallMatchesHalidesDefault) {
     const GeneratedPipeline &p = GetParam();

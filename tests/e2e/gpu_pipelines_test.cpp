@@ -5,6 +5,7 @@
 // declare estimates only, at sizes around them. Skips where no CUDA device is
 // usable.
 #include "cuda_driver.h"
+#include "cuda_test.h"
 #include "cuda_pipeline_table.h"
 #include "pipeline_harness.h"
 
@@ -18,14 +19,7 @@ using namespace harena_test;
 
 namespace {
 
-class GpuPipeline : public ::testing::TestWithParam<GeneratedPipeline> {
-protected:
-    void SetUp() override {
-        if (!cuda_usable()) {
-            GTEST_SKIP() << "no usable CUDA device";
-        }
-    }
-};
+using GpuPipeline = CudaTestWithParam<GeneratedPipeline>;
 
 TEST_P(GpuPipeline, MatchesUnplannedWithoutDriverAllocations) {
     const GeneratedPipeline &p = GetParam();
@@ -65,14 +59,7 @@ TEST_P(GpuPipeline, MatchesUnplannedWithoutDriverAllocations) {
 INSTANTIATE_TEST_SUITE_P(E2E, GpuPipeline, ::testing::ValuesIn(kCudaPipelines),
                          [](const auto &info) { return std::string(info.param.name); });
 
-class GpuEstimatedPipeline : public ::testing::TestWithParam<EstimatedPipeline> {
-protected:
-    void SetUp() override {
-        if (!cuda_usable()) {
-            GTEST_SKIP() << "no usable CUDA device";
-        }
-    }
-};
+using GpuEstimatedPipeline = CudaTestWithParam<EstimatedPipeline>;
 
 // Below, at and at twice the estimates, each in an arena of what the call
 // measures, three calls on the same buffers with new input each call.
