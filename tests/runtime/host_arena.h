@@ -1,5 +1,5 @@
-// Shared by the runtime tests: a host arena that is destroyed at the end of
-// the test, and message checks.
+// Shared by the runtime tests: arenas that are destroyed at the end of the
+// test, and message checks.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -10,17 +10,19 @@
 
 namespace harena_test {
 
-struct HostArena {
-    explicit HostArena(uint64_t capacity, harena_options options = defaults()) {
-        EXPECT_EQ(harena_create(nullptr, nullptr, capacity, &options, &arena), HARENA_OK) << harena_last_error();
+// An arena over `device` (null: host memory), with the calls the tests make
+// on it checked as they go.
+struct TestArena {
+    TestArena(uint64_t capacity, harena_options options, const halide_device_interface_t *device) {
+        EXPECT_EQ(harena_create(nullptr, device, capacity, &options, &arena), HARENA_OK) << harena_last_error();
     }
-    ~HostArena() {
+    ~TestArena() {
         if (arena != nullptr) {
             EXPECT_EQ(harena_destroy(arena), HARENA_OK) << harena_last_error();
         }
     }
-    HostArena(const HostArena &) = delete;
-    HostArena &operator=(const HostArena &) = delete;
+    TestArena(const TestArena &) = delete;
+    TestArena &operator=(const TestArena &) = delete;
 
     static harena_options defaults() {
         harena_options o;
@@ -50,6 +52,10 @@ struct HostArena {
     }
 
     harena_arena *arena = nullptr;
+};
+
+struct HostArena : TestArena {
+    explicit HostArena(uint64_t capacity, harena_options options = defaults()) : TestArena(capacity, options, nullptr) {}
 };
 
 // The message of the last error reported on this thread contains every piece.

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "harena/runtime.h"
+#include "host_arena.h"
 
 namespace harena_test {
 
@@ -40,39 +41,16 @@ struct HostMemoryDevice {
     }
 };
 
-struct DeviceArena {
-    explicit DeviceArena(uint64_t capacity, int32_t grow = 0) {
-        harena_options options;
-        harena_options_init(&options);
+// A device arena over HostMemoryDevice, growing when `grow` is set.
+struct DeviceArena : TestArena {
+    explicit DeviceArena(uint64_t capacity, int32_t grow = 0)
+        : TestArena(capacity, with_grow(grow), HostMemoryDevice::interface()) {}
+
+    static harena_options with_grow(int32_t grow) {
+        harena_options options = defaults();
         options.grow = grow;
-        EXPECT_EQ(harena_create(nullptr, HostMemoryDevice::interface(), capacity, &options, &arena), HARENA_OK)
-            << harena_last_error();
+        return options;
     }
-    ~DeviceArena() {
-        if (arena != nullptr) {
-            EXPECT_EQ(harena_destroy(arena), HARENA_OK) << harena_last_error();
-        }
-    }
-    DeviceArena(const DeviceArena &) = delete;
-    DeviceArena &operator=(const DeviceArena &) = delete;
-
-    uint64_t base() const {
-        harena_info info{};
-        EXPECT_EQ(harena_get_info(arena, &info), HARENA_OK);
-        return info.base;
-    }
-    harena_frame push(uint64_t reserve = 0) {
-        harena_frame f{};
-        EXPECT_EQ(harena_push(arena, reserve, &f), HARENA_OK) << harena_last_error();
-        return f;
-    }
-    uint64_t alloc(uint64_t bytes) {
-        uint64_t address = 0;
-        EXPECT_EQ(harena_alloc(arena, bytes, nullptr, &address), HARENA_OK) << harena_last_error();
-        return address;
-    }
-
-    harena_arena *arena = nullptr;
 };
 
 }  // namespace harena_test
