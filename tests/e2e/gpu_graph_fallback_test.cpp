@@ -100,7 +100,7 @@ TEST_P(GpuGraphFallback, FallsBackForTheReasonOnceAndEveryCallIsBitIdentical) {
     const int calls = 4;
     for (int i = 0; i < calls; i++) {
         write_input(arena, in, static_cast<uint32_t>(300 + i), c.own_stream);
-        poison(out);
+        poison(arena, out);
         ASSERT_EQ(p.plain(in, k, ref), 0) << last_error();
         ASSERT_EQ(ref.copy_to_host(), 0);
         const int key = 1;  // the arguments never change: one key

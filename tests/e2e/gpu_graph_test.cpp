@@ -31,7 +31,7 @@ TEST_P(GpuGraph, CapturedCallsReplayBitIdenticalOnNewInputs) {
     for (int call = 0; call < 8; call++) {
         const int k = ks[call];
         write_input(arena, in, static_cast<uint32_t>(100 + call));
-        poison(out);
+        poison(arena, out);
         ASSERT_EQ(p.plain(in, k, ref), 0) << last_error();
         ASSERT_EQ(ref.copy_to_host(), 0);
         reset_cuda_driver_counts();

@@ -66,7 +66,8 @@ enum harena_graph_fallback {
     /* The CUDA driver has no graph functions (or is not loaded). */
     HARENA_GRAPH_NO_DRIVER = 1,
     /* A buffer argument has no device memory, or its host copy is newer: the
-     * copy is the caller's to make (copy_to_device) before the call. */
+     * copy is the caller's to make before the call, with the arena as its
+     * user_context so that it runs on the arena's stream, ahead of the replay. */
     HARENA_GRAPH_ARGUMENT_ON_HOST = 2,
     /* The call did not run a planned pipeline in this arena. */
     HARENA_GRAPH_NOT_PLANNED = 3,

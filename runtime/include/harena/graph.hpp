@@ -4,7 +4,9 @@
 //   harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), CHAIN_ARENA_BYTES);
 //   harena::use_own_stream(arena);
 //   harena::GraphCache graphs(arena);
-//   input.copy_to_device(halide_cuda_device_interface());   // inputs on the device: the caller's job
+//   // Inputs on the device are the caller's job, on the arena's stream (the
+//   // arena as user_context) so that the copy is ordered before the replay:
+//   input.copy_to_device(halide_cuda_device_interface(), arena.get());
 //   for (...) graphs.run(chain, input.raw_buffer(), k, output.raw_buffer());
 //   harena::synchronize(arena);
 //
