@@ -1,15 +1,19 @@
 #include "measure.h"
 
 #include "driver.h"
+#include "corpus_graph_calls.h"
+#include "graph_stats_text.h"
 
 #include "HalideRuntimeCuda.h"
 #include "harena/arena.hpp"
+#include "harena/graph.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace corpus_bench {
@@ -68,11 +72,21 @@ public:
         const uint64_t plan_bytes = measured_plan_bytes();
         plan_.emplace(device_arena(std::max<uint64_t>(plan_bytes, 256), fallback_options()));
         override_.emplace(device_arena(calibrated_override_bytes(plan_bytes), fallback_options()));
+        // The graph regime: the plan's capacity, a stream of its own, and
+        // room for a graph per size of the workload.
+        graph_arena_.emplace(device_arena(std::max<uint64_t>(plan_bytes, 256), fallback_options()));
+        harena::use_own_stream(*graph_arena_);
+        harena_graph_cache *cache = nullptr;
+        check(harena_graph_cache_create(graph_arena_->get(), static_cast<uint32_t>(steps_.size()), &cache),
+              "creating the graph cache");
+        graphs_.reset(cache);
     }
 
     ~Regimes() {
         bench::synchronize();
         halide_reuse_device_allocations(nullptr, false);
+        graphs_.reset();  // the graphs before the arena their kernels point into
+        graph_arena_.reset();
         override_.reset();
         plan_.reset();
         halide_reuse_device_allocations(nullptr, true);
@@ -92,7 +106,16 @@ public:
         case Regime::arena_plan:
             check(pipeline_.calls.planned(plan_->get(), step.args), what("the arena build", step));
             break;
+        case Regime::arena_graph:
+            run_through_graphs(step);
+            break;
         }
+    }
+
+    std::string graph_cache_counts() const {
+        harena_graph_stats stats;
+        check(harena_graph_get_stats(graphs_.get(), &stats), "reading the graph cache's statistics");
+        return bench::graph_cache_counts(stats);
     }
 
     // The arena's figures after every call so far (zero for Halide's default).
@@ -100,7 +123,10 @@ public:
         if (regime == Regime::halide_default) {
             return;
         }
-        const harena::Stats stats = (regime == Regime::arena_plan ? *plan_ : *override_).stats();
+        const harena::Arena &arena = regime == Regime::arena_plan    ? *plan_
+                                     : regime == Regime::arena_graph ? *graph_arena_
+                                                                     : *override_;
+        const harena::Stats stats = arena.stats();
         r.arena_capacity = stats.capacity;
         r.arena_high_water = stats.high_water;
         r.arena_fallbacks = stats.fallbacks;
@@ -109,6 +135,11 @@ public:
 private:
     std::string what(const char *build, const Step &step) const {
         return std::string(pipeline_.calls.name) + ", " + build + " at " + shape(step);
+    }
+
+    void run_through_graphs(Step &step) {
+        check(harena_corpus::run_planned_through_graphs(graphs_.get(), pipeline_.calls, step.args, nullptr),
+              what("the arena build through the graph cache", step));
     }
 
     void run_in_scope(harena::Arena &arena, Step &step) {
@@ -162,7 +193,8 @@ private:
 
     const CorpusPipeline &pipeline_;
     std::vector<Step> &steps_;
-    std::optional<harena::Arena> plan_, override_;
+    std::optional<harena::Arena> plan_, override_, graph_arena_;
+    std::unique_ptr<harena_graph_cache, int (*)(harena_graph_cache *)> graphs_{nullptr, harena_graph_cache_destroy};
 };
 
 // After the timed rounds, every step once more in every regime, Halide's
@@ -174,6 +206,7 @@ void check_outputs(Regimes &regimes, std::vector<Step> &steps, WorkloadResult &r
         for (int g = 0; g < kRegimeCount; g++) {
             RegimeResult &r = result.regimes[g];
             poison_outputs(s);
+            bench::synchronize();  // landed before a call on the graph arena's stream
             regimes.run(kRegimes[g], s);
             bench::synchronize();
             check(harena_corpus::read_back(s.args), "reading an output back");
@@ -212,6 +245,8 @@ const char *regime_name(Regime regime) {
         return "arena override";
     case Regime::arena_plan:
         return "arena plan";
+    case Regime::arena_graph:
+        return "arena graph";
     }
     return "?";
 }
@@ -258,15 +293,17 @@ WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps,
     result.rounds = static_cast<int>(times[kDefault].size());
     for (int g = 0; g < kRegimeCount; g++) {
         RegimeResult &r = result.regimes[g];
-        std::vector<double> ratios;
+        std::vector<double> ratios, to_default;
         for (int round = 0; round < result.rounds; round++) {
             ratios.push_back(times[kPlan][round] / times[g][round]);
+            to_default.push_back(times[g][round] / times[kDefault][round]);
         }
         const double timed_calls = static_cast<double>(result.rounds) * calls;
         r.us_per_call = median(times[g]);
         r.fastest_us = *std::min_element(times[g].begin(), times[g].end());
         r.slowest_us = *std::max_element(times[g].begin(), times[g].end());
         r.plan_ratio = median(ratios);
+        r.default_ratio = median(to_default);
         r.allocations_per_call = static_cast<double>(driver[g].allocations) / timed_calls;
         r.frees_per_call = static_cast<double>(driver[g].frees) / timed_calls;
     }
@@ -274,6 +311,7 @@ WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps,
     for (int g = 0; g < kRegimeCount; g++) {
         regimes.arena_use(kRegimes[g], result.regimes[g]);
     }
+    result.regimes[kGraph].graph_cache = regimes.graph_cache_counts();
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
 }

@@ -1,4 +1,4 @@
-// Timing one workload (a pipeline at one or more sizes) under three regimes
+// Timing one workload (a pipeline at one or more sizes) under four regimes
 // in one process, interleaved so that drift of the GPU's clocks or of the
 // host touches them alike: in each round every regime in turn (the order
 // rotating from round to round) runs one untimed call, then one batch of
@@ -23,10 +23,12 @@ enum class Regime {
     halide_default,  // the plain CUDA build, no scope: Halide 14's allocator and its cache
     arena_override,  // the plain CUDA build in a harena scope per call, through the device_malloc override
     arena_plan,      // the arena CUDA build, called with a device arena sized by harena::measure
+    arena_graph,     // the same calls through a harena_graph_cache on an arena of its own with its own stream
 };
-inline constexpr Regime kRegimes[] = {Regime::halide_default, Regime::arena_override, Regime::arena_plan};
-inline constexpr int kRegimeCount = 3;
-inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2;  // indices into kRegimes
+inline constexpr Regime kRegimes[] = {Regime::halide_default, Regime::arena_override, Regime::arena_plan,
+                                      Regime::arena_graph};
+inline constexpr int kRegimeCount = 4;
+inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2, kGraph = 3;  // indices into kRegimes
 
 const char *regime_name(Regime regime);
 
@@ -41,13 +43,15 @@ struct RegimeResult {
     double us_per_call = 0;  // median over rounds
     double fastest_us = 0;
     double slowest_us = 0;
-    double plan_ratio = 0;  // median over rounds of the plan's time / this regime's, in the same round
+    double plan_ratio = 0;     // median over rounds of the plan's time / this regime's, in the same round
+    double default_ratio = 0;  // median over rounds of this regime's time / Halide default's
     double allocations_per_call = 0;  // cuMemAlloc calls per timed call
     double frees_per_call = 0;        // cuMemFree calls per timed call
     // The arena regimes' arena, after every call was made; zero for Halide's default.
     uint64_t arena_capacity = 0;
     uint64_t arena_high_water = 0;
     uint64_t arena_fallbacks = 0;  // allocations that did not fit and went to Halide's allocator
+    std::string graph_cache;       // the graph regime's cache statistics
     bool output_same = true;       // every step's output equal to Halide default's, bit for bit
     std::string output;            // "same", "reference", or where it first differs
 };

@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "graph_stats_text.h"
+
 #include "report_common.h"
 
 #include <cstdio>
@@ -81,25 +83,9 @@ void print_table(const std::vector<WorkloadResult> &results) {
 }
 
 std::string graph_stats_line(const Measurement &m) {
-    const harena_graph_stats &s = m.graph;
-    char text[256];
-    std::snprintf(text, sizeof(text),
-                  "timed runs replayed %5.1f%%; calls %llu: captures %llu, replays %llu, misses %llu, ordinary %llu, "
-                  "evictions %llu, invalidated %llu; fallbacks:",
-                  100.0 * m.replays_per_run, (unsigned long long)s.calls, (unsigned long long)s.captures,
-                  (unsigned long long)s.replays, (unsigned long long)s.misses, (unsigned long long)s.ordinary,
-                  (unsigned long long)s.evictions, (unsigned long long)s.invalidated);
-    std::string line = text;
-    bool any = false;
-    for (int reason = 0; reason < HARENA_GRAPH_FALLBACK_REASONS; reason++) {
-        if (s.fallbacks[reason] != 0) {
-            std::snprintf(text, sizeof(text), "%s %s %llu", any ? "," : "", harena_graph_fallback_name(reason),
-                          (unsigned long long)s.fallbacks[reason]);
-            line += text;
-            any = true;
-        }
-    }
-    return line + (any ? "" : " none");
+    char text[64];
+    std::snprintf(text, sizeof(text), "timed runs replayed %5.1f%%; ", 100.0 * m.replays_per_run);
+    return text + graph_cache_counts(m.graph);
 }
 
 void print_graph_stats(const std::vector<WorkloadResult> &results) {

@@ -17,25 +17,7 @@
 //     allocator or the driver.
 // Each call prints how many device allocations the arenas served.
 // Skips where no CUDA device is usable.
-#include "corpus_pipelines.h"
-
-#include "corpus_bilateral_grid_cuda_arena.h"
-#include "corpus_bilateral_grid_cuda_plain.h"
-#include "corpus_camera_pipe_cuda_arena.h"
-#include "corpus_camera_pipe_cuda_plain.h"
-#include "corpus_histogram_equalize_cuda_arena.h"
-#include "corpus_histogram_equalize_cuda_plain.h"
-#include "corpus_iir_blur_cuda_arena.h"
-#include "corpus_iir_blur_cuda_plain.h"
-#include "corpus_interpolate_cuda_arena.h"
-#include "corpus_interpolate_cuda_plain.h"
-#include "corpus_local_laplacian_cuda_arena.h"
-#include "corpus_local_laplacian_cuda_plain.h"
-#include "corpus_nl_means_cuda_arena.h"
-#include "corpus_nl_means_cuda_plain.h"
-#include "corpus_stencil_chain_cuda_arena.h"
-#include "corpus_stencil_chain_cuda_plain.h"
-
+#include "cuda_corpus_table.h"
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
 #include "harena/arena.hpp"
@@ -51,17 +33,6 @@ using namespace harena_corpus;
 
 namespace {
 
-const Pipeline kPipelines[] = {
-    entry<LocalLaplacian<corpus_local_laplacian_cuda_plain, corpus_local_laplacian_cuda_arena>>("local_laplacian"),
-    entry<BilateralGrid<corpus_bilateral_grid_cuda_plain, corpus_bilateral_grid_cuda_arena>>("bilateral_grid"),
-    entry<HistogramEqualize<corpus_histogram_equalize_cuda_plain, corpus_histogram_equalize_cuda_arena>>(
-        "histogram_equalize"),
-    entry<IirBlur<corpus_iir_blur_cuda_plain, corpus_iir_blur_cuda_arena>>("iir_blur"),
-    entry<NlMeans<corpus_nl_means_cuda_plain, corpus_nl_means_cuda_arena>>("nl_means"),
-    entry<Interpolate<corpus_interpolate_cuda_plain, corpus_interpolate_cuda_arena>>("interpolate"),
-    entry<StencilChain<corpus_stencil_chain_cuda_plain, corpus_stencil_chain_cuda_arena>>("stencil_chain"),
-    entry<CameraPipe<corpus_camera_pipe_cuda_plain, corpus_camera_pipe_cuda_arena>>("camera_pipe"),
-};
 
 // Each device arena: room for every intermediate of the largest run (twice
 // the estimates; nl_means' patch distances for one row of its search window
@@ -248,7 +219,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus,
-                         ::testing::Combine(::testing::ValuesIn(kPipelines), ::testing::ValuesIn(kSizes)),
+                         ::testing::Combine(::testing::ValuesIn(kCudaPipelines), ::testing::ValuesIn(kSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });
