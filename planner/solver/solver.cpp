@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "solver/deadline.h"
+#include "solver/decompose.h"
 #include "solver/first_fit.h"
 #include "solver/lowest_first.h"
 #include "solver/orders.h"
@@ -145,6 +146,22 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
   uint64_t low = lower_bound / g * g;  // below this is proven empty
   // About one pass down the search tree to start with.
   const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
+  // Problems that fill every busy section to the lowest arena (perfect
+  // packings) are first cut into parts (decompose.h), which settles most
+  // guillotine packings in a fraction of the search's time; its budget is
+  // bounded so that a problem it fails on is still left most of the search.
+  if (best.arena > goal && best.arena > low && detail::fills_exactly(prepared, low)) {
+    const uint64_t cut_budget = std::min(budget.work / 4, saturating_product(detail::kDecomposeWorkPerBuffer,
+                                                                            prepared.items.size()));
+    detail::DecomposeResult r = detail::solve_by_cuts(prepared, low, cut_budget, budget.nodes, deadline);
+    budget.work -= std::min(budget.work, r.work);
+    budget.nodes -= std::min(budget.nodes, r.nodes);
+    if (r.found) {
+      best.offsets = std::move(r.offsets);
+      best.arena = arena_of(prepared, best.offsets);
+      return true;
+    }
+  }
   for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
        limit = saturating_product(limit, 2)) {
     for (bool halfway : {false, true}) {
