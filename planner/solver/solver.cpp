@@ -148,13 +148,15 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
   const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
   // Problems that fill every busy section to the lowest arena (perfect
   // packings) are first cut into parts (decompose.h), which settles most
-  // guillotine packings in a fraction of the search's time; its budget is
-  // bounded so that a problem it fails on is still left most of the search.
+  // guillotine packings in a fraction of the search's time. Its work is
+  // counted apart from the search's, as the search's checks are (search.h):
+  // a problem it fails on still gets the whole search, so that no packing
+  // the search alone solves is lost; it may do at most half as much work as
+  // the search, and kDecomposeWorkPerBuffer.
   if (best.arena > goal && best.arena > low && detail::fills_exactly(prepared, low)) {
-    const uint64_t cut_budget = std::min(budget.work / 4, saturating_product(detail::kDecomposeWorkPerBuffer,
+    const uint64_t cut_budget = std::min(budget.work / 2, saturating_product(detail::kDecomposeWorkPerBuffer,
                                                                             prepared.items.size()));
     detail::DecomposeResult r = detail::solve_by_cuts(prepared, low, cut_budget, budget.nodes, deadline);
-    budget.work -= std::min(budget.work, r.work);
     budget.nodes -= std::min(budget.nodes, r.nodes);
     if (r.found) {
       best.offsets = std::move(r.offsets);
