@@ -54,10 +54,22 @@ std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vec
   // some of those that start there, whose sizes then sum as the ending
   // ones do. So h is a subset sum of the buffers alive across plus a sum
   // that both the ending and the starting buffers can make (stronger than
-  // a subset sum of each section's buffers, which it implies).
+  // a subset sum of each section's buffers, which it implies). Where a
+  // section has room to spare, S holds from h less that room up to h there:
+  // h is a subset sum of its buffers plus at most the room.
   std::vector<uint32_t> by_begin(part);
   std::sort(by_begin.begin(), by_begin.end(), [&](uint32_t a, uint32_t b) { return items[a].begin < items[b].begin; });
-  const auto [first, last] = span_of(items, part);
+  uint32_t first, last;  // not a structured binding: lambdas below capture them
+  std::tie(first, last) = span_of(items, part);
+  std::vector<uint64_t> load(last - first + 1, 0);
+  for (uint32_t i : part) {
+    load[items[i].begin - first] += items[i].size;
+    load[items[i].end - first] -= items[i].size;
+  }
+  for (size_t t = 1; t < load.size(); t++) load[t] += load[t - 1];
+  auto room = [&](uint32_t t) {
+    return t < last && load[t - first] < capacity ? (capacity - load[t - first]) / unit : 0;
+  };
   std::vector<uint64_t> starting(words);
   auto add = [&](std::vector<uint64_t> &bits, uint32_t i) {
     if (items[i].size / unit <= half) shift_or(bits, items[i].size / unit, words);
@@ -72,21 +84,30 @@ std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vec
     alive.erase(std::remove_if(alive.begin(), alive.end(), [&](uint32_t i) { return items[i].end <= t; }),
                 alive.end());
     for (; next < by_begin.size() && items[by_begin[next]].begin == t; next++) alive.push_back(by_begin[next]);
-    // The step after section t (for the last section, its buffers alone).
+    // The step after section t, where both sections are full; else section
+    // t alone.
+    const bool step = t + 1 < last && room(t) == 0 && room(t + 1) == 0;
     reset(sums);
     reset(starting);
     for (uint32_t i : alive) {
-      if (t + 1 < last && items[i].end == t + 1) add(sums, i);
+      if (step && items[i].end == t + 1) add(sums, i);
     }
-    for (size_t x = next; t + 1 < last && x < by_begin.size() && items[by_begin[x]].begin == t + 1; x++) {
+    for (size_t x = next; step && x < by_begin.size() && items[by_begin[x]].begin == t + 1; x++) {
       add(starting, by_begin[x]);
       work += words;
     }
-    if (t + 1 < last) {
+    if (step) {
       for (size_t w = 0; w < words; w++) sums[w] &= starting[w];
     }
     for (uint32_t i : alive) {
-      if (t + 1 == last || items[i].end > t + 1) add(sums, i);
+      if (!step || items[i].end > t + 1) add(sums, i);
+    }
+    // Shifted by 0 to the room, doubling the reach each time.
+    for (uint64_t reach = 0, d = room(t); reach < d;) {
+      const uint64_t shift = std::min(reach + 1, d - reach);
+      shift_or(sums, shift, words);
+      reach += shift;
+      work += words;
     }
     work += (alive.size() + 1) * words;
     bool any = false;
@@ -100,7 +121,7 @@ std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vec
   return heights;
 }
 
-CutFinder::CutFinder(const std::vector<Item> &items, const std::vector<uint32_t> &part)
+CutFinder::CutFinder(const std::vector<Item> &items, const std::vector<uint32_t> &part, uint64_t capacity)
     : items_(items), part_(part), local_(items.size(), kNone) {
   uint32_t last;
   std::tie(first_, last) = span_of(items, part);
@@ -137,6 +158,8 @@ CutFinder::CutFinder(const std::vector<Item> &items, const std::vector<uint32_t>
     }
   }
   watches_.resize(part.size());
+  slack_.resize(sections);
+  for (uint32_t s = 0; s < sections; s++) slack_[s] = int64_t(capacity) - held_[s];
 }
 
 CutFinder::Outcome CutFinder::find(uint64_t h, const std::vector<Nogood> &nogoods, Budget &budget,
@@ -188,8 +211,10 @@ bool CutFinder::branch() {
     for (uint32_t k = 0; k < part_.size(); k++) {
       if (value_[k] == 1) found_->push_back(part_[k]);
     }
-    std::sort(found_->begin(), found_->end());
-    return true;
+    // With room to spare, S or the rest may be empty: no cut.
+    if (!found_->empty() && found_->size() < part_.size()) return true;
+    found_->clear();
+    return false;
   }
   uint32_t pick = kNone;
   for (uint32_t k : members_[best]) {
@@ -227,8 +252,10 @@ bool CutFinder::assign(uint32_t k, int8_t v) {
     held_[s] -= size;
     count_[s]--;
     if (v == 1) need_[s] -= size;
-    if (need_[s] < 0 || need_[s] > held_[s]) ok = false;
-    if (count_[s] > 0 && (need_[s] == 0 || need_[s] == held_[s] || count_[s] <= kFew)) queue_.push_back(s);
+    if (need_[s] < 0 || need_[s] - slack_[s] > held_[s]) ok = false;
+    if (count_[s] > 0 && (need_[s] == 0 || need_[s] - slack_[s] == held_[s] || count_[s] <= kFew)) {
+      queue_.push_back(s);
+    }
   }
   return ok;
 }
@@ -239,7 +266,7 @@ bool CutFinder::propagate() {
     const uint32_t s = queue_.back();
     queue_.pop_back();
     if (count_[s] == 0) continue;
-    if (need_[s] == 0 || need_[s] == held_[s]) {
+    if (need_[s] == 0 || need_[s] - slack_[s] == held_[s]) {
       const int8_t v = need_[s] == 0 ? 0 : 1;
       for (uint32_t k : members_[s]) {
         if (value_[k] == kUndecided && !assign(k, v)) return false;
@@ -268,7 +295,7 @@ bool CutFinder::settle_few(uint32_t s) {
     for (uint32_t x = 0; x < n; x++) {
       if (mask >> x & 1) sum += int64_t(items_[part_[few[x]]].size);
     }
-    if (sum != need_[s]) continue;
+    if (sum > need_[s] || sum < need_[s] - slack_[s]) continue;
     any = true;
     all_in &= mask;
     all_out &= ~mask;

@@ -1,5 +1,4 @@
-// Internal to the exact search: horizontal cuts of a packing that fills
-// every one of its sections exactly.
+// Internal to the exact search: horizontal cuts of a packing.
 //
 // Take buffers that fill each section they span to exactly `capacity` (as a
 // perfect packing does at its lower bound). If a subset S of them fills
@@ -10,6 +9,10 @@
 // the search already splits at), so their parts cut again, down to single
 // buffers; the search, which sees only the whole, fails on some of them
 // after a few hundred placements (bench/solver/RESULTS.md).
+//
+// Where a section has room to spare (capacity above what its buffers
+// hold), S may hold from h less that room up to h there, and the rest at
+// most capacity - h: the cuts of a packing with pieces left out.
 //
 // A cut need not lead to a plan (S or the rest may not pack), so a caller
 // tries the parts and falls back on other cuts or the search.
@@ -25,9 +28,9 @@
 namespace harena::detail {
 
 // The heights h in (0, capacity / 2] that are, in every section the `part`
-// spans, the sum of the sizes of some of the buffers alive there, and a
-// multiple of every alignment in `part` (so the rest stays aligned when
-// raised by h). Every cut height is one, or capacity minus one (S and the
+// spans, the sum of the sizes of some of the buffers alive there (plus at
+// most its room), and a multiple of every alignment in `part` (so the rest
+// stays aligned when raised by h). Every cut height is one, or capacity minus one (S and the
 // rest trade roles). Ascending; empty when there are too many possible
 // heights to track (above 2^22 multiples of the sizes' gcd). Adds its work.
 std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vector<uint32_t> &part,
@@ -39,22 +42,22 @@ struct Nogood {
   std::vector<uint32_t> in, out;
 };
 
-// Finds subsets S of `part` that fill every section the part spans to
-// exactly h, the rest filling it to capacity - h: a search over the 0/1
-// choice of each buffer, one constraint per section (the buffers of S alive
-// there sum to h). Each section keeps what S still needs there and what its
-// undecided buffers hold; one that needs nothing forces its undecided
-// buffers out, one that needs all of them forces them in, one with a few
-// undecided buffers tries all their choices, and the forced choices are
-// propagated until none is left. Then it branches on the largest undecided
-// buffer of the section with the fewest undecided buffers, in S first.
+// Finds cuts of `part` at h, neither S nor the rest empty: a search over the
+// 0/1 choice of each buffer, one constraint per section (the buffers of S
+// alive there sum to h, less at most its room). Each section keeps what S
+// may still take there and what its undecided buffers hold; one that may
+// take nothing forces its undecided buffers out, one that needs all of them
+// forces them in, one with a few undecided buffers tries all their choices,
+// and the forced choices are propagated until none is left. Then it
+// branches on the largest undecided buffer of the section with the fewest
+// undecided buffers, in S first.
 // Buffers of the same shape are interchangeable, so only one choice of each
 // count of them is tried. Built once per part, for any number of heights.
 class CutFinder {
  public:
   enum class Outcome { Found, None, OutOfWork };
 
-  CutFinder(const std::vector<Item> &items, const std::vector<uint32_t> &part);
+  CutFinder(const std::vector<Item> &items, const std::vector<uint32_t> &part, uint64_t capacity);
 
   // What a search may do: work units and nodes (choices), each counted up
   // to its limit.
@@ -85,7 +88,7 @@ class CutFinder {
   // Per section of the part's span: what S still needs, what its undecided
   // buffers hold, how many they are, and all its buffers (indices into
   // part_).
-  std::vector<int64_t> need_, held_;
+  std::vector<int64_t> need_, held_, slack_;
   std::vector<uint32_t> count_;
   std::vector<std::vector<uint32_t>> members_;
   std::vector<int8_t> value_;  // per buffer of part_: 1 in S, 0 not, or kUndecided

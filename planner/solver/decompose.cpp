@@ -173,7 +173,7 @@ class Decomposer {
     if (heights.empty()) return false;
     std::vector<uint32_t> sorted(group), below, above;
     std::sort(sorted.begin(), sorted.end());
-    CutFinder finder(items_, sorted);
+    CutFinder finder(items_, sorted, capacity);
     size_t tried = 0;
     struct Height {
       uint64_t h;
@@ -294,6 +294,13 @@ bool fills_exactly(const Prepared &prepared, uint64_t capacity) {
     if (live != 0 && live != capacity) return false;
   }
   return true;
+}
+
+uint64_t cut_work_per_buffer(const Prepared &prepared, uint64_t capacity) {
+  if (fills_exactly(prepared, capacity)) return 800'000;
+  uint64_t unit = capacity;
+  for (const Item &item : prepared.items) unit = std::gcd(unit, item.size);
+  return unit > 0 && capacity / unit <= (uint64_t(1) << 16) ? 200'000 : 0;
 }
 
 DecomposeResult solve_by_cuts(const Prepared &prepared, uint64_t capacity, uint64_t max_work, uint64_t max_nodes,

@@ -7,6 +7,12 @@
 // so the search's pruning is at its sharpest. The parts' plans, each raised
 // by the heights cut below it, make a plan of the whole.
 //
+// Problems with room to spare in some sections (like the published hard
+// suite's: squares cut into pieces, some of them left out) are cut the same
+// way, S then filling each section to at most h and at least h less its
+// room. Such cuts are looser and likelier wrong, so this is tried on them
+// only where sizes are multiples of a unit that leaves few heights.
+//
 // A heuristic: a cut can lead to parts that do not pack although the whole
 // does, and then other cuts (a few per part) and the search of the part are
 // tried; when all of them fail, so does this, and the caller searches the
@@ -28,9 +34,12 @@ struct DecomposeResult {
   uint64_t nodes = 0;             // search nodes and choices of the cut search (counted alike)
 };
 
-// The solver gives solve_by_cuts at most this much work per buffer (about
-// half a second at 450 buffers), and at most a quarter of its search budget.
-inline constexpr uint64_t kDecomposeWorkPerBuffer = 800'000;
+// The work per buffer the solver gives solve_by_cuts at `capacity`: 800,000
+// (about half a second at 450 buffers) where fills_exactly(capacity); a
+// quarter of that where sizes and the capacity are multiples of a unit that
+// leaves at most 2^16 heights to cut at; 0 elsewhere (sizes with no common
+// unit are rarely cut exactly, and any problem has room somewhere).
+uint64_t cut_work_per_buffer(const Prepared &, uint64_t capacity);
 
 // Whether every section of `prepared` holds either no bytes or exactly
 // `capacity` bytes of buffers: the problems this applies to.

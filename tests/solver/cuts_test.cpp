@@ -1,5 +1,6 @@
-// Horizontal cuts against brute force: on small packings that fill every
-// section exactly, every subset of buffers is tried as S.
+// Horizontal cuts against brute force: on small packings, some of which
+// fill every section exactly and some with room to spare, every subset of
+// buffers is tried as S at every height.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -29,21 +30,23 @@ Instance make(const Problem &problem) {
   return in;
 }
 
-// The sections the items span, and whether `s` (a subset, by bit) fills
-// each of them to exactly h.
+// Whether `s` (a subset, by bit) is a cut at h: in every section the items
+// span, S holds at most h and the rest at most capacity - h, and neither is
+// empty.
 bool is_cut(const Instance &in, uint32_t s, uint64_t h) {
   const std::vector<Item> &items = in.prepared.items;
+  if (s == 0 || s + 1 == (1u << items.size())) return false;
   uint32_t first = UINT32_MAX, last = 0;
   for (const Item &item : items) {
     first = std::min(first, item.begin);
     last = std::max(last, item.end);
   }
   for (uint32_t t = first; t < last; t++) {
-    uint64_t load = 0;
+    uint64_t in_s = 0, rest = 0;
     for (size_t k = 0; k < items.size(); k++) {
-      if ((s >> k & 1) != 0 && items[k].begin <= t && t < items[k].end) load += items[k].size;
+      if (items[k].begin <= t && t < items[k].end) ((s >> k & 1) != 0 ? in_s : rest) += items[k].size;
     }
-    if (load != h) return false;
+    if (in_s > h || rest > in.capacity - h) return false;
   }
   return true;
 }
@@ -70,10 +73,11 @@ std::vector<uint32_t> members(uint32_t s, size_t n) {
 
 std::vector<Instance> small_packings() {
   std::vector<Instance> out;
-  for (size_t n = 2; n <= 11; n++) {
+  for (size_t n = 2; n <= 10; n++) {
     for (uint64_t seed = 1; seed <= 8; seed++) {
       out.push_back(make(instances::perfect_packing(n, seed)));
       out.push_back(make(instances::cut_square(n, seed, true)));
+      out.push_back(make(instances::cut_square(n + 2, seed, false)));  // with room to spare
     }
   }
   return out;
@@ -86,15 +90,15 @@ TEST(Cuts, FindsEveryCutUpToInterchangeableBuffers) {
     std::set<uint64_t> heights;
     uint64_t work = 0;
     const std::vector<uint64_t> candidates = cut_heights(in.prepared.items, in.part, in.capacity, work);
-    CutFinder finder(in.prepared.items, in.part);
+    CutFinder finder(in.prepared.items, in.part, in.capacity);
     std::map<uint64_t, std::set<std::map<std::tuple<uint32_t, uint32_t, uint64_t>, int>>> expected;
-    for (uint32_t s = 1; s + 1 < (1u << n); s++) {
-      uint64_t h = 0;
-      for (uint32_t k = 0; k < n; k++) {
-        if ((s >> k & 1) != 0 && in.prepared.items[k].begin == 0) h += in.prepared.items[k].size;
+    // Heights are multiples of the sizes' unit (perfect packings: 256;
+    // squares: 1024).
+    const uint64_t unit = in.capacity % 1024 == 0 && in.capacity == (1u << 20) ? 1024 : 256;
+    for (uint64_t h = unit; 2 * h <= in.capacity; h += unit) {
+      for (uint32_t s = 1; s + 1 < (1u << n); s++) {
+        if (is_cut(in, s, h)) expected[h].insert(signature(in, members(s, n)));
       }
-      if (h == 0 || 2 * h > in.capacity || !is_cut(in, s, h)) continue;
-      expected[h].insert(signature(in, members(s, n)));
     }
     for (const auto &[h, sets] : expected) {
       // Every cut height is a candidate.
@@ -133,7 +137,7 @@ TEST(Cuts, NogoodsOnPartOfTheBuffersRuleOutEveryCutThatMatches) {
   // A nogood on some buffers only rules out every cut that has them so.
   for (const Instance &in : small_packings()) {
     uint64_t work = 0;
-    CutFinder finder(in.prepared.items, in.part);
+    CutFinder finder(in.prepared.items, in.part, in.capacity);
     for (uint64_t h : cut_heights(in.prepared.items, in.part, in.capacity, work)) {
       std::vector<uint32_t> below;
       CutFinder::Budget budget;
@@ -164,7 +168,7 @@ TEST(Cuts, StopsAtItsBudget) {
   std::vector<uint64_t> heights = cut_heights(in.prepared.items, in.part, in.capacity, work);
   ASSERT_FALSE(heights.empty());
   EXPECT_GT(work, 0u);
-  CutFinder finder(in.prepared.items, in.part);
+  CutFinder finder(in.prepared.items, in.part, in.capacity);
   std::vector<uint32_t> below;
   CutFinder::Budget budget;
   budget.max_work = UINT64_MAX;

@@ -36,12 +36,21 @@ Problem pinwheel(int64_t at = 0) {
                   piece("e", 1, 2, 1, 2)}};
 }
 
-TEST(Decompose, FillsExactlyOnlyPerfectPackings) {
+TEST(Decompose, RunsOnPackingsOnly) {
   EXPECT_TRUE(fills_exactly(prepare(instances::perfect_packing(50, 1)), 16 * 50 * 256 + 64 * 256));
   EXPECT_TRUE(fills_exactly(prepare(instances::cut_square(50, 1, true)), 1 << 20));
   EXPECT_FALSE(fills_exactly(prepare(instances::cut_square(50, 1, true)), (1 << 20) + 1));
-  Prepared random = prepare(instances::uniform_random(50, 1));
-  EXPECT_FALSE(fills_exactly(random, lower_bound(random)));
+  EXPECT_EQ(cut_work_per_buffer(prepare(instances::cut_square(50, 1, true)), 1 << 20), 800'000u);
+  // With room to spare, but sizes in units of 1024 bytes.
+  Prepared thinned = prepare(instances::cut_square(50, 1, false));
+  EXPECT_FALSE(fills_exactly(thinned, 1 << 20));
+  EXPECT_EQ(cut_work_per_buffer(thinned, 1 << 20), 200'000u);
+  // Sizes of no common unit.
+  for (const Problem &problem : {instances::uniform_random(50, 1), instances::pipeline(50, 1)}) {
+    Prepared prepared = prepare(problem);
+    EXPECT_FALSE(fills_exactly(prepared, lower_bound(prepared)));
+    EXPECT_EQ(cut_work_per_buffer(prepared, lower_bound(prepared)), 0u);
+  }
 }
 
 TEST(Decompose, SolvesPackingsWithValidPlans) {
@@ -62,6 +71,22 @@ TEST(Decompose, SolvesPackingsWithValidPlans) {
   }
   // Measured: all of them.
   EXPECT_GE(found, total - 2) << found << " of " << total;
+}
+
+TEST(Decompose, SolvesSomePackingsWithRoomToSpareWithValidPlans) {
+  int found = 0;
+  for (size_t n : {5, 20, 60, 150}) {
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+      Problem problem = instances::cut_square(n, seed, false);
+      Prepared prepared = prepare(problem);
+      const uint64_t bound = lower_bound(prepared);
+      DecomposeResult r = by_cuts(prepared, bound, 20'000'000);
+      if (!r.found) continue;
+      found++;
+      expect_valid(problem, prepared, r, bound);
+    }
+  }
+  EXPECT_GE(found, 6);
 }
 
 TEST(Decompose, SearchesPartsThatNoCutSplits) {
