@@ -85,9 +85,10 @@ class CutFinder {
   const std::vector<Item> &items_;
   const std::vector<uint32_t> &part_;
   uint32_t first_ = 0;
-  // Per section of the part's span: what S still needs, what its undecided
-  // buffers hold, how many they are, and all its buffers (indices into
-  // part_).
+  // Per section of the part's span: what S may still take (it must take
+  // at least that less the room), what its undecided buffers hold, its room
+  // (capacity less all its buffers hold), how many undecided buffers it has,
+  // and all its buffers (indices into part_).
   std::vector<int64_t> need_, held_, slack_;
   std::vector<uint32_t> count_;
   std::vector<std::vector<uint32_t>> members_;
