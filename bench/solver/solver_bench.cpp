@@ -3,6 +3,7 @@
 // the optimum) reach it, and how long that takes. Every plan is validated.
 //
 // usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard]
+//        harena-solver-bench --instance FAMILY N SEED [--default]
 //   --quick  fewer and smaller instances, for a smoke run
 //   --fresh  also 100 uniform-random 1,000-buffer instances from seeds
 //            1001-1100, which no option was tuned on
@@ -10,10 +11,15 @@
 //            (a few minutes, most of it validating the plan)
 //   --hard   also the hard packings with a budget of several seconds each
 //            (about 15 minutes)
+//   --instance  only one packing, with the long search of --hard (or the
+//            default options with --default), one line: for quick checks.
+//            FAMILY: perfect, cut, thinned or suite (N is then the letter's
+//            index, 0-10, and SEED is ignored)
 #include <time.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -150,14 +156,15 @@ void packings_table(const std::vector<Family> &families, int seeds,
 // Eleven instances shaped like the published hard suite (capacity 2^20, a
 // quarter of the pieces dropped, and about its sizes once they are: each
 // square is cut into a third more pieces), one line each.
+Problem suite_instance(size_t k);
+
 void suite_table(const std::function<SolverOptions(size_t)> &options_for) {
-  const size_t sizes[] = {154, 170, 203, 213, 215, 296, 308, 316, 374, 409, 454};
   std::printf("| instance | buffers | arena / lower bound | at bound | cpu ms |\n");
   std::printf("|---|---:|---:|---:|---:|\n");
   int at_bound = 0;
   for (size_t k = 0; k < 11; k++) {
     Stats stats;
-    Problem problem = harena::instances::cut_square(sizes[k] * 4 / 3, k + 1, false);
+    Problem problem = suite_instance(k);
     Plan plan = measure(problem, options_for(problem.buffers.size()), 1, stats);
     at_bound += stats.at_bound;
     std::printf("| %c | %zu | %.5f | %s | %.0f |\n", char('A' + k), plan.offsets.size(), plan.ratio(),
@@ -165,6 +172,34 @@ void suite_table(const std::function<SolverOptions(size_t)> &options_for) {
     std::fflush(stdout);
   }
   std::printf("| all | | | %d/11 | |\n", at_bound);
+}
+
+// The instances of the published-suite-like table (see suite_table).
+Problem suite_instance(size_t k) {
+  const size_t sizes[] = {154, 170, 203, 213, 215, 296, 308, 316, 374, 409, 454};
+  return harena::instances::cut_square(sizes[k] * 4 / 3, k + 1, false);
+}
+
+// --instance: one packing, one line.
+int one_instance(const std::string &family, size_t n, uint64_t seed,
+                 const std::function<SolverOptions(size_t)> &options_for) {
+  namespace inst = harena::instances;
+  Problem problem;
+  if (family == "perfect") {
+    problem = inst::perfect_packing(n, seed);
+  } else if (family == "cut" || family == "thinned") {
+    problem = inst::cut_square(n, seed, family == "cut");
+  } else if (family == "suite" && n < 11) {
+    problem = suite_instance(n);
+  } else {
+    std::fprintf(stderr, "unknown family '%s' (perfect, cut, thinned, suite 0-10)\n", family.c_str());
+    return 2;
+  }
+  Stats stats;
+  Plan plan = measure(problem, options_for(problem.buffers.size()), 1, stats);
+  std::printf("%s %zu %llu: ratio %.5f, %s, %.1f ms cpu, %s\n", family.c_str(), n, (unsigned long long)seed,
+              plan.ratio(), stats.at_bound ? "optimal" : "not optimal", stats.ms[0], plan.method.c_str());
+  return 0;
 }
 
 // Uniform random at 1,000 buffers on seeds the default options were never
@@ -195,9 +230,19 @@ void print_options(const SolverOptions &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  bool quick = false, fresh = false, large = false, hard = false;
+  bool quick = false, fresh = false, large = false, hard = false, defaults_only = false;
+  const char *instance = nullptr;
+  size_t instance_n = 0;
+  uint64_t instance_seed = 0;
   for (int i = 1; i < argc; i++) {
-    if (std::strcmp(argv[i], "--quick") == 0) {
+    if (std::strcmp(argv[i], "--instance") == 0 && i + 3 < argc) {
+      instance = argv[i + 1];
+      instance_n = std::strtoull(argv[i + 2], nullptr, 10);
+      instance_seed = std::strtoull(argv[i + 3], nullptr, 10);
+      i += 3;
+    } else if (std::strcmp(argv[i], "--default") == 0) {
+      defaults_only = true;
+    } else if (std::strcmp(argv[i], "--quick") == 0) {
       quick = true;
     } else if (std::strcmp(argv[i], "--fresh") == 0) {
       fresh = true;
@@ -206,7 +251,9 @@ int main(int argc, char **argv) {
     } else if (std::strcmp(argv[i], "--hard") == 0) {
       hard = true;
     } else {
-      std::fprintf(stderr, "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard]\n");
+      std::fprintf(stderr,
+                   "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard]\n"
+                   "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n");
       return 2;
     }
   }
@@ -245,6 +292,10 @@ int main(int argc, char **argv) {
     return options;
   };
   auto default_options = [](size_t) { return SolverOptions{}; };
+  if (instance != nullptr) {
+    return one_instance(instance, instance_n, instance_seed,
+                        defaults_only ? std::function<SolverOptions(size_t)>(default_options) : long_search);
+  }
 
   std::printf("# harena-solver-bench%s%s%s%s\n\n", quick ? " --quick" : "", fresh ? " --fresh" : "",
               large ? " --large" : "", hard ? " --hard" : "");

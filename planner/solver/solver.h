@@ -93,8 +93,8 @@ struct SolverOptions {
   // this. 0 turns the search off.
   uint64_t search_work_per_buffer = 120000;
 
-  // ...and at most this many search nodes (placements tried) in all, 0 for
-  // no limit. A node costs time that varies with the problem; a node limit
+  // ...and at most this many search nodes (placements tried, and choices of
+  // the search for cuts of perfect packings) in all, 0 for no limit. A node costs time that varies with the problem; a node limit
   // gives the same plan on any machine whatever the other budgets, for
   // reproducible runs of a long search.
   uint64_t search_node_limit = 0;
