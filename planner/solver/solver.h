@@ -94,9 +94,10 @@ struct SolverOptions {
   uint64_t search_work_per_buffer = 120000;
 
   // ...and at most this many search nodes (placements tried, and choices of
-  // the search for cuts of perfect packings) in all, 0 for no limit. A node costs time that varies with the problem; a node limit
-  // gives the same plan on any machine whatever the other budgets, for
-  // reproducible runs of a long search.
+  // the search for cuts of perfect packings) in all, 0 for no limit. A node
+  // costs time that varies with the problem; a node limit gives the same
+  // plan on any machine whatever the other budgets, for reproducible runs of
+  // a long search.
   uint64_t search_node_limit = 0;
 
   // Improvement stops once the arena is at most the lower bound times this;
