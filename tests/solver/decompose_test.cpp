@@ -14,15 +14,7 @@ DecomposeResult by_cuts(const Prepared &prepared, uint64_t capacity, uint64_t ma
 }
 
 void expect_valid(const Problem &problem, const Prepared &prepared, const DecomposeResult &r, uint64_t capacity) {
-  Plan plan;
-  plan.offsets.assign(problem.buffers.size(), 0);
-  for (size_t i = 0; i < prepared.items.size(); i++) {
-    plan.offsets[prepared.items[i].index] = r.offsets[i];
-    plan.arena_bytes = std::max(plan.arena_bytes, r.offsets[i] + prepared.items[i].size);
-  }
-  Validation v = validate(problem, plan);
-  EXPECT_TRUE(v.ok) << v.error;
-  EXPECT_LE(plan.arena_bytes, capacity);
+  harena::testing::expect_valid_offsets(problem, prepared, r.offsets, capacity);
 }
 
 // A tiling of a 3 x 3 square by five pieces around a centre, none of which

@@ -34,15 +34,7 @@ SearchResult unbounded_search(const Prepared &prepared, const SearchOrder &order
 
 // A found plan must fit: checked by the independent validator.
 void expect_valid(const Problem &problem, const Prepared &prepared, const SearchResult &r, uint64_t capacity) {
-  Plan plan;
-  plan.offsets.assign(problem.buffers.size(), 0);
-  for (size_t i = 0; i < prepared.items.size(); i++) {
-    plan.offsets[prepared.items[i].index] = r.offsets[i];
-    plan.arena_bytes = std::max(plan.arena_bytes, r.offsets[i] + prepared.items[i].size);
-  }
-  Validation v = validate(problem, plan);
-  EXPECT_TRUE(v.ok) << v.error;
-  EXPECT_LE(plan.arena_bytes, capacity);
+  harena::testing::expect_valid_offsets(problem, prepared, r.offsets, capacity);
 }
 
 struct Family {

@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "solver/prepared.h"
 #include "solver/problem.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
@@ -22,6 +23,21 @@ inline Plan solve_checked(const Problem &p, const SolverOptions &options = {}) {
   EXPECT_TRUE(v.ok) << v.error;
   EXPECT_GE(plan.arena_bytes, plan.lower_bound);
   return plan;
+}
+
+// Offsets indexed like prepared.items (what the search and the cuts return)
+// must make a plan within `capacity`: checked by the independent validator.
+inline void expect_valid_offsets(const Problem &problem, const detail::Prepared &prepared,
+                                 const std::vector<uint64_t> &offsets, uint64_t capacity) {
+  Plan plan;
+  plan.offsets.assign(problem.buffers.size(), 0);
+  for (size_t i = 0; i < prepared.items.size(); i++) {
+    plan.offsets[prepared.items[i].index] = offsets[i];
+    plan.arena_bytes = std::max(plan.arena_bytes, offsets[i] + prepared.items[i].size);
+  }
+  Validation v = validate(problem, plan);
+  EXPECT_TRUE(v.ok) << v.error;
+  EXPECT_LE(plan.arena_bytes, capacity);
 }
 
 // The smallest arena over all placement orders, each buffer going to the
