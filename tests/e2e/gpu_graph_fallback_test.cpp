@@ -44,9 +44,10 @@ int call_pipeline(void *user_context, void *closure) {
     }
     auto *arena = static_cast<harena_arena *>(user_context);
     if (c.extra == Extra::scratch_from_arena) {
-        // Scratch memory for the caller's own use, taken from the arena
-        // around the call: its address would be baked into no graph, but the
-        // frame it lies in is this call's alone.
+        // Scratch memory for the caller's own use, taken from the arena in
+        // the call: the cache cannot tell whether a captured kernel would
+        // use an address from a frame that pops when the call returns, so
+        // any allocation during a capture refuses the graph.
         harena_frame frame;
         uint64_t scratch = 0;
         if (int err = harena_push(arena, 0, &frame)) {
