@@ -119,11 +119,7 @@ class Decomposer {
   // group that failed: that group, with none of the other buffers alive
   // during it on the same side (else they would be in the group).
   Nogood nogood_of(const std::vector<uint32_t> &failed, bool in_s, const std::vector<uint32_t> &group) const {
-    uint32_t first = UINT32_MAX, last = 0;
-    for (uint32_t i : failed) {
-      first = std::min(first, items_[i].begin);
-      last = std::max(last, items_[i].end);
-    }
+    const auto [first, last] = span_of(failed);
     std::vector<uint32_t> sorted(failed);
     std::sort(sorted.begin(), sorted.end());
     std::vector<uint32_t> others;
