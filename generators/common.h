@@ -27,8 +27,10 @@ inline void output_stage(Halide::Func f, const Halide::Target &t, const Halide::
 
 }  // namespace harena_generators
 
-#define HARENA_TEST_SIGNATURE                                 \
-    Input<Buffer<float>> input{"input", 2};                   \
-    Input<int> k{"k", 4, 1, 16};                              \
-    Output<Buffer<float>> output{"output", 2};                \
-    Var x{"x"}, y{"y"}
+#define HARENA_TEST_SIGNATURE                  \
+    Input<Buffer<float>> input{"input", 2};    \
+    Input<int> k{"k", 4, 1, 16};               \
+    Output<Buffer<float>> output{"output", 2}; \
+    Var x{"x"}, y {                            \
+        "y"                                    \
+    }

@@ -29,8 +29,7 @@ public:
         output.set_estimates({{0, 256}, {0, 256}});
         k.set_estimate(4);
         const bool gpu = get_target().has_gpu_feature();
-        copy.compute_root().bound(x, input.dim(0).min(), input.dim(0).extent())
-            .bound(y, input.dim(1).min(), input.dim(1).extent());
+        copy.compute_root().bound(x, input.dim(0).min(), input.dim(0).extent()).bound(y, input.dim(1).min(), input.dim(1).extent());
         root_stage(copy, get_target(), x, y);
         root_stage(blur_x, get_target(), x, y);
         Var yo{"yo"}, yi{"yi"};

@@ -91,8 +91,7 @@ int main(int argc, char **argv) {
     Buffer<float> output(32), expected(32);
 
     // The worst case (k = kMaxK) needs about 84 KiB; 1 MiB leaves room.
-    harena::Arena arena = gpu ? harena::Arena::device(halide_cuda_device_interface(), 1 << 20)
-                              : harena::Arena::host(1 << 20);
+    harena::Arena arena = gpu ? harena::Arena::device(halide_cuda_device_interface(), 1 << 20) : harena::Arena::host(1 << 20);
     if (!gpu) {
         harena_install_host_heap_hook();
     }

@@ -21,7 +21,6 @@
 
 using Halide::Runtime::Buffer;
 
-
 int main(int argc, char **argv) {
     const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && harena_cuda_device_count() > 0;
     const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;
@@ -55,8 +54,7 @@ int main(int argc, char **argv) {
             input.for_each_value([&](float &v) { v = value(rng); });
             input.set_host_dirty();
             const int e1 = gpu ? pyramid_cuda(input, alpha, expected) : pyramid_cpu(input, alpha, expected);
-            const int e2 = gpu ? pyramid_cuda_arena(arena, input, alpha, actual)
-                               : pyramid_cpu_arena(arena, input, alpha, actual);
+            const int e2 = gpu ? pyramid_cuda_arena(arena, input, alpha, actual) : pyramid_cpu_arena(arena, input, alpha, actual);
             const bool ok = e1 == 0 && e2 == 0 && harena_apps::same_bits(expected, actual);
             failures += ok ? 0 : 1;
             std::printf("run %2d  %4d x %4d  call %d  %s\n", run, w, h, call, ok ? "bit-identical" : "MISMATCH");

@@ -21,7 +21,6 @@
 
 using Halide::Runtime::Buffer;
 
-
 int main(int argc, char **argv) {
     const bool gpu = !(argc > 1 && std::string(argv[1]) == "--cpu") && harena_cuda_device_count() > 0;
     const halide_device_interface_t *device = gpu ? halide_cuda_device_interface() : nullptr;

@@ -36,9 +36,9 @@ public:
     void generate() {
         Func previous = BoundaryConditions::repeat_edge(input);
         for (int i = 1; i <= stage_count; i++) {
-            Func f = i == stage_count ? Func(output) : extra_outputs.empty() ? Func(stage_name(i)) : Func(*extra_outputs[i - 1]);
-            Expr sum = i % 2 ? previous(x - 1, y) + 2.0f * previous(x, y) + previous(x + 1, y)
-                             : previous(x, y - 1) + 2.0f * previous(x, y) + previous(x, y + 1);
+            Func f = i == stage_count ? Func(output) : extra_outputs.empty() ? Func(stage_name(i)) :
+                                                                               Func(*extra_outputs[i - 1]);
+            Expr sum = i % 2 ? previous(x - 1, y) + 2.0f * previous(x, y) + previous(x + 1, y) : previous(x, y - 1) + 2.0f * previous(x, y) + previous(x, y + 1);
             Expr v = sum * 0.25f + 0.01f * i;
             f(x, y) = max(v, 0.1f * v);
             if (i < stage_count) {
@@ -75,7 +75,9 @@ private:
     std::vector<GeneratorOutput<Buffer<float>> *> extra_outputs;
     std::vector<Func> stages;
 
-    static std::string stage_name(int i) { return "stage" + std::to_string(i); }
+    static std::string stage_name(int i) {
+        return "stage" + std::to_string(i);
+    }
 
     void tile(Func f, TailStrategy tail) {
         Var xo, yo, xi, yi;

@@ -69,8 +69,7 @@ int main() {
         auto t0 = std::chrono::steady_clock::now();
         int e1 = gpu ? variable_k_cuda(candidates, k, expected) : variable_k_cpu(candidates, k, expected);
         auto t1 = std::chrono::steady_clock::now();
-        int e2 = gpu ? variable_k_cuda_arena(arena, candidates, k, actual)
-                     : variable_k_cpu_arena(arena, candidates, k, actual);
+        int e2 = gpu ? variable_k_cuda_arena(arena, candidates, k, actual) : variable_k_cpu_arena(arena, candidates, k, actual);
         auto t2 = std::chrono::steady_clock::now();
         bool same = e1 == 0 && e2 == 0 && harena_apps::same_bits(expected, actual);
         failures += !same;

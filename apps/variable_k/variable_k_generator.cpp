@@ -22,7 +22,7 @@ public:
 
     Input<Buffer<float>> candidates{"candidates", 2};  // [feature 0..15][candidate]
     Input<int> k{"k", 64, 1, 8192};
-    Output<Buffer<float>> output{"output", 1};        // 32 values
+    Output<Buffer<float>> output{"output", 1};  // 32 values
 
     void configure() {
         if (intermediates_as_outputs) {
@@ -125,8 +125,16 @@ private:
         std::vector<int> inner;
     };
     inline static const std::vector<Stage> kStages = {
-        {"selected", {16}}, {"mats", {7, 7, 16}}, {"mat", {7, 7}}, {"rows", {7}},   {"norm", {}},
-        {"proj32", {32}},   {"proj16", {16}},     {"gate", {}},    {"sum16", {16}}, {"sum256", {16}},
+        {"selected", {16}},
+        {"mats", {7, 7, 16}},
+        {"mat", {7, 7}},
+        {"rows", {7}},
+        {"norm", {}},
+        {"proj32", {32}},
+        {"proj16", {16}},
+        {"gate", {}},
+        {"sum16", {16}},
+        {"sum256", {16}},
     };
 
     Var f{"f"}, i{"i"}, j{"j"}, a{"a"}, b{"b"}, c{"c"}, u{"u"};

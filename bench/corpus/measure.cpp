@@ -62,7 +62,8 @@ harena::Options fallback_options() {
 // Every regime's way of calling the pipeline, and the arenas two of them use.
 class Regimes {
 public:
-    Regimes(const CorpusPipeline &pipeline, std::vector<Step> &steps) : pipeline_(pipeline), steps_(steps) {
+    Regimes(const CorpusPipeline &pipeline, std::vector<Step> &steps)
+        : pipeline_(pipeline), steps_(steps) {
         // Module loading and the GPU's clocks: one untimed call of every
         // step in Halide's default before anything is sized or timed.
         for (Step &s : steps_) {
@@ -123,9 +124,8 @@ public:
         if (regime == Regime::halide_default) {
             return;
         }
-        const harena::Arena &arena = regime == Regime::arena_plan    ? *plan_
-                                     : regime == Regime::arena_graph ? *graph_arena_
-                                                                     : *override_;
+        const harena::Arena &arena = regime == Regime::arena_plan ? *plan_ : regime == Regime::arena_graph ? *graph_arena_ :
+                                                                                                             *override_;
         const harena::Stats stats = arena.stats();
         r.arena_capacity = stats.capacity;
         r.arena_high_water = stats.high_water;

@@ -43,8 +43,8 @@ struct RegimeResult {
     double us_per_call = 0;  // median over rounds
     double fastest_us = 0;
     double slowest_us = 0;
-    double plan_ratio = 0;     // median over rounds of the plan's time / this regime's, in the same round
-    double default_ratio = 0;  // median over rounds of this regime's time / Halide default's
+    double plan_ratio = 0;            // median over rounds of the plan's time / this regime's, in the same round
+    double default_ratio = 0;         // median over rounds of this regime's time / Halide default's
     double allocations_per_call = 0;  // cuMemAlloc calls per timed call
     double frees_per_call = 0;        // cuMemFree calls per timed call
     // The arena regimes' arena, after every call was made; zero for Halide's default.

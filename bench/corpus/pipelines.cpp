@@ -65,10 +65,10 @@ PlanReport report(const char *json, uint64_t lower_bound, int planned_buffers) {
 
 }  // namespace
 
-#define CORPUS_ENTRY(gen, Driver, MACRO)                                                                          \
-    CorpusPipeline {                                                                                              \
+#define CORPUS_ENTRY(gen, Driver, MACRO)                                                                         \
+    CorpusPipeline {                                                                                             \
         harena_corpus::entry<harena_corpus::Driver<corpus_##gen##_cuda_plain, corpus_##gen##_cuda_arena>>(#gen), \
-            report(corpus_##gen##_cuda_arena_arena_plan_json, MACRO##_ARENA_LOWER_BOUND, MACRO##_ARENA_BUFFERS) \
+            report(corpus_##gen##_cuda_arena_arena_plan_json, MACRO##_ARENA_LOWER_BOUND, MACRO##_ARENA_BUFFERS)  \
     }
 
 const std::vector<CorpusPipeline> &corpus() {

@@ -10,8 +10,8 @@
 namespace bench {
 
 struct Option {
-    const char *flag;                                 // "--seconds"
-    std::function<void(const char *value)> set;       // stores the value
+    const char *flag;                            // "--seconds"
+    std::function<void(const char *value)> set;  // stores the value
 };
 
 // The whole command line, as the reports print it.

@@ -50,7 +50,8 @@ void DeviceBlock::fill_random(uint32_t seed, float low, float high) {
     check(halide_copy_to_device(nullptr, &host, buf_.device_interface), "halide_copy_to_device");
 }
 
-DeviceView::DeviceView(const std::vector<int> &extents, uint64_t address) : DeviceView(static_cast<int>(extents.size())) {
+DeviceView::DeviceView(const std::vector<int> &extents, uint64_t address)
+    : DeviceView(static_cast<int>(extents.size())) {
     int32_t stride = 1;
     for (size_t d = 0; d < extents.size(); d++) {
         dim_[d] = halide_dimension_t(0, extents[d], stride);

@@ -20,8 +20,12 @@ public:
     DeviceBlock(const DeviceBlock &) = delete;
     DeviceBlock &operator=(const DeviceBlock &) = delete;
 
-    [[nodiscard]] uint64_t address() const { return buf_.device; }
-    [[nodiscard]] uint64_t bytes() const { return buf_.size_in_bytes(); }
+    [[nodiscard]] uint64_t address() const {
+        return buf_.device;
+    }
+    [[nodiscard]] uint64_t bytes() const {
+        return buf_.size_in_bytes();
+    }
 
     // Seeded uniform floats in [low, high) over the whole block.
     void fill_random(uint32_t seed, float low, float high);
@@ -43,8 +47,12 @@ public:
     DeviceView(const DeviceView &) = delete;
     DeviceView &operator=(const DeviceView &) = delete;
 
-    [[nodiscard]] halide_buffer_t *raw() { return &buf_; }
-    [[nodiscard]] uint64_t bytes() const { return buf_.size_in_bytes(); }
+    [[nodiscard]] halide_buffer_t *raw() {
+        return &buf_;
+    }
+    [[nodiscard]] uint64_t bytes() const {
+        return buf_.size_in_bytes();
+    }
     void bind(uint64_t address);
 
     // The elements, copied to the host (the view must be dense).

@@ -97,7 +97,9 @@ void check(CUresult result, const char *what) {
 // Makes Halide's context current on this thread for its lifetime.
 class InHalideContext {
 public:
-    InHalideContext() { check(driver().push(halide_context), "cuCtxPushCurrent"); }
+    InHalideContext() {
+        check(driver().push(halide_context), "cuCtxPushCurrent");
+    }
     ~InHalideContext() {
         CUcontext previous = nullptr;
         driver().pop(&previous);

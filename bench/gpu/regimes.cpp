@@ -127,7 +127,8 @@ const char *regime_name(Regime regime) {
     return "?";
 }
 
-Regimes::Regimes(Workload &workload) : workload_(workload) {
+Regimes::Regimes(Workload &workload)
+    : workload_(workload) {
     override_arena_ = calibrated_override_arena(workload_);
     plan_arena_ = measured_plan_arena(workload_);
     workload_.arena = plan_arena_;
@@ -228,9 +229,8 @@ MemoryUse Regimes::memory() const {
     case Regime::arena_override:
     case Regime::arena_plan:
     case Regime::arena_graph: {
-        const harena_arena *arena = active_ == Regime::arena_plan    ? plan_arena_
-                                    : active_ == Regime::arena_graph ? graph_arena_
-                                                                     : override_arena_;
+        const harena_arena *arena = active_ == Regime::arena_plan ? plan_arena_ : active_ == Regime::arena_graph ? graph_arena_ :
+                                                                                                                   override_arena_;
         harena_info info;
         harena_get_info(arena, &info);
         return MemoryUse{info.capacity, high_water(arena)};

@@ -18,10 +18,16 @@
 
 namespace bench {
 
-enum class Regime { reuse_off, halide_default, malloc_async, arena_override, arena_plan, arena_graph, ideal };
+enum class Regime { reuse_off,
+                    halide_default,
+                    malloc_async,
+                    arena_override,
+                    arena_plan,
+                    arena_graph,
+                    ideal };
 
-inline constexpr Regime kRegimes[] = {Regime::reuse_off,      Regime::halide_default, Regime::malloc_async,
-                                      Regime::arena_override, Regime::arena_plan,     Regime::arena_graph,
+inline constexpr Regime kRegimes[] = {Regime::reuse_off, Regime::halide_default, Regime::malloc_async,
+                                      Regime::arena_override, Regime::arena_plan, Regime::arena_graph,
                                       Regime::ideal};
 inline constexpr int kRegimeCount = 7;
 static_assert(sizeof(kRegimes) / sizeof(kRegimes[0]) == kRegimeCount, "every regime once");

@@ -23,7 +23,9 @@ double spread(const WorkloadResult &r, size_t regime) {
     return 100.0 * (high - low) / low;
 }
 
-enum class Column { median_us, to_ideal, to_plan };
+enum class Column { median_us,
+                    to_ideal,
+                    to_plan };
 
 std::string joined(const WorkloadResult &r, size_t regime, Column column) {
     std::string s;

@@ -22,7 +22,7 @@ static_assert(kRegimes[kHalideDefault] == Regime::halide_default && kRegimes[kOv
 
 // The largest value over repeats: counts and memory are the same in every
 // repeat unless something nondeterministic happened, which this would show.
-template <typename F>
+template<typename F>
 double largest(const WorkloadResult &r, size_t regime, F value) {
     double v = 0;
     for (const auto &repeat : r.repeats) {

@@ -28,7 +28,9 @@ double ratio_to_ideal(const std::vector<Measurement> &repeat, size_t regime) {
 std::string xml_escape(const std::string &s) {
     std::string out;
     for (char c : s) {
-        out += c == '<' ? "&lt;" : c == '>' ? "&gt;" : c == '&' ? "&amp;" : std::string(1, c);
+        out += c == '<' ? "&lt;" : c == '>' ? "&gt;" :
+                               c == '&'     ? "&amp;" :
+                                              std::string(1, c);
     }
     return out;
 }

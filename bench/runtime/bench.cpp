@@ -47,7 +47,7 @@ double median(std::vector<double> samples) {
 }
 
 // Median over kBatches batches of kBatch calls of op, in ns per call.
-template <class Op>
+template<class Op>
 double median_ns_per_call(Op op) {
     std::vector<double> samples;
     for (int b = 0; b < kBatches; b++) {
@@ -71,7 +71,9 @@ void check(int code) {
 // and the frame is reset while none allocates.
 class SpinBarrier {
 public:
-    explicit SpinBarrier(int threads) : threads_(threads) {}
+    explicit SpinBarrier(int threads)
+        : threads_(threads) {
+    }
     void wait() {
         const int generation = generation_.load(std::memory_order_acquire);
         if (arrived_.fetch_add(1, std::memory_order_acq_rel) + 1 == threads_) {
@@ -172,7 +174,8 @@ double planned_run_ns(harena_arena *arena) {
 // never dereferences it on these paths).
 class CudaArenaOnHost {
 public:
-    CudaArenaOnHost() : region_((1 << 20) / sizeof(uint64_t)) {
+    CudaArenaOnHost()
+        : region_((1 << 20) / sizeof(uint64_t)) {
         check(harena_create_from_memory(cuda, reinterpret_cast<uint64_t>(region_.data()),
                                         region_.size() * sizeof(uint64_t), nullptr, &arena));
         harena_override_reset_counters();

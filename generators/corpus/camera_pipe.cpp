@@ -11,8 +11,8 @@ using namespace Halide::ConciseCasts;
 
 class CameraPipe : public Generator<CameraPipe> {
 public:
-    Input<Buffer<uint16_t, 2>> input{"input"};   // raw, GRBG, 10 bits
-    Input<Buffer<float, 2>> matrix{"matrix"};    // 4 columns (R, G, B, offset) x 3 rows
+    Input<Buffer<uint16_t, 2>> input{"input"};  // raw, GRBG, 10 bits
+    Input<Buffer<float, 2>> matrix{"matrix"};   // 4 columns (R, G, B, offset) x 3 rows
     Input<float> gamma{"gamma"};
     Input<float> contrast{"contrast"};
     Input<int> black_level{"black_level"};

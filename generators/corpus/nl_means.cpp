@@ -12,9 +12,9 @@ using namespace Halide;
 class NonLocalMeans : public Generator<NonLocalMeans> {
 public:
     Input<Buffer<float, 3>> input{"input"};  // RGB in [0, 1]
-    Input<int> patch_size{"patch_size"};    // odd
-    Input<int> search_area{"search_area"};  // odd
-    Input<float> sigma{"sigma"};            // noise level
+    Input<int> patch_size{"patch_size"};     // odd
+    Input<int> search_area{"search_area"};   // odd
+    Input<float> sigma{"sigma"};             // noise level
     Output<Buffer<float, 3>> output{"output"};
 
     void generate() {

@@ -56,7 +56,9 @@ public:
 
 class MentionsAllocation : public IRVisitor {
 public:
-    explicit MentionsAllocation(const std::map<const IRNode *, Placement> &p) : placed(p) {}
+    explicit MentionsAllocation(const std::map<const IRNode *, Placement> &p)
+        : placed(p) {
+    }
     const std::map<const IRNode *, Placement> &placed;
     bool found = false;
     using IRVisitor::visit;

@@ -49,10 +49,10 @@ struct PassOptions {
 // What the pass decided about one allocation.
 struct BufferDecision {
     std::string name;
-    std::string kind;          // "device", "host", or the kind left alone
+    std::string kind;  // "device", "host", or the kind left alone
     bool planned = false;
-    std::string reason;        // why not planned (or how it was planned)
-    std::string size_expr;     // symbolic bytes, as Halide prints it
+    std::string reason;     // why not planned (or how it was planned)
+    std::string size_expr;  // symbolic bytes, as Halide prints it
     // The bytes the plan was made with: the worst case when `bounded`, else
     // the bytes at the representative values (each call computes its own).
     uint64_t planned_bytes = 0;
@@ -83,7 +83,7 @@ struct PassReport {
                                // alignment, the unit the arena reserves in
     uint64_t lower_bound = 0;
     double solve_seconds = 0;
-    bool capturable = false;   // one call captured as a CUDA graph replays it (harena/cuda.h)
+    bool capturable = false;  // one call captured as a CUDA graph replays it (harena/cuda.h)
     [[nodiscard]] int planned_count() const;
     [[nodiscard]] double ratio() const;
 };
@@ -98,7 +98,9 @@ Halide::Internal::Stmt plan_arena(const Halide::Internal::Stmt &s, const PassOpt
 // The pass as Halide's custom lowering passes expect it: Pipeline owns it.
 class ArenaPlannerPass : public Halide::Internal::IRMutator {
 public:
-    explicit ArenaPlannerPass(PassOptions options) : options_(std::move(options)) {}
+    explicit ArenaPlannerPass(PassOptions options)
+        : options_(std::move(options)) {
+    }
     using Halide::Internal::IRMutator::mutate;
     Halide::Internal::Stmt mutate(const Halide::Internal::Stmt &s) override;
 

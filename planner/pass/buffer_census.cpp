@@ -19,7 +19,8 @@ constexpr int64_t kMaxStackBytes = 16384;
 
 class Census : public IRVisitor {
 public:
-    Census(const Stmt &s, const Preamble &p, const CensusOptions &o) : preamble(p), options(o) {
+    Census(const Stmt &s, const Preamble &p, const CensusOptions &o)
+        : preamble(p), options(o) {
         if (options.device_target) {
             facts = collect_buffer_facts(s);
         }
@@ -140,14 +141,16 @@ private:
     const CensusOptions &options;
     std::vector<std::pair<std::string, Expr>> lets;  // enclosing non-preamble lets
     std::vector<Loop> loops;
-    std::map<std::string, std::vector<int>> live;    // name -> candidates in scope
-    std::map<int, size_t> loop_depth;                // candidate -> loops enclosing its allocation
-    std::set<std::string> host_and_device;           // DeviceAndHost candidates in scope
-    std::map<const IRNode *, BufferFacts> facts;     // device targets: see collect_buffer_facts
+    std::map<std::string, std::vector<int>> live;  // name -> candidates in scope
+    std::map<int, size_t> loop_depth;              // candidate -> loops enclosing its allocation
+    std::set<std::string> host_and_device;         // DeviceAndHost candidates in scope
+    std::map<const IRNode *, BufferFacts> facts;   // device targets: see collect_buffer_facts
     int forks = 0;
     int64_t step = 0;
 
-    void tick() { step++; }
+    void tick() {
+        step++;
+    }
 
     void use(const std::string &name) {
         auto it = live.find(name);
@@ -306,12 +309,14 @@ private:
             return record(c, false,
                           "its size depends on values computed inside the pipeline, so no call can compute it "
                           "before the first stage runs, and it has no declared maximum: left to the runtime "
-                          "allocator. " + unbounded);
+                          "allocator. " +
+                              unbounded);
         }
         if (!b.representative) {
             return record(c, false,
                           "no representative size: what it depends on has neither a maximum nor an estimate "
-                          "the planner can follow: left to the runtime allocator. " + unbounded);
+                          "the planner can follow: left to the runtime allocator. " +
+                              unbounded);
         }
         c.bounded = false;
         c.planned_bytes = *b.representative;

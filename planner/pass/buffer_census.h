@@ -24,8 +24,8 @@ struct Candidate {
     std::string name;
     BufferKind kind = BufferKind::Host;
     bool planned = false;
-    std::string reason;       // why it is (not) planned
-    Halide::Expr size;        // bytes as Int(64), enclosing lets substituted
+    std::string reason;  // why it is (not) planned
+    Halide::Expr size;   // bytes as Int(64), enclosing lets substituted
     // Planned buffers: at least `size` wherever the buffer is created in a
     // call, and evaluable where the frame opens (Int(64)).
     Halide::Expr per_call;

@@ -114,8 +114,13 @@ private:
 
     struct ScopedOwner {
         std::vector<const IRNode *> &stack;
-        ScopedOwner(std::vector<const IRNode *> &s, const IRNode *n) : stack(s) { stack.push_back(n); }
-        ~ScopedOwner() { stack.pop_back(); }
+        ScopedOwner(std::vector<const IRNode *> &s, const IRNode *n)
+            : stack(s) {
+            stack.push_back(n);
+        }
+        ~ScopedOwner() {
+            stack.pop_back();
+        }
     };
 
     template<typename F>

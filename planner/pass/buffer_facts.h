@@ -27,8 +27,8 @@ bool device_shape_of(const Halide::Expr &buffer_init_value, DeviceShape &out);
 // calls on X.buffer made inside it (one walk: per-buffer walks of the rest of
 // the statement would make the pass quadratic in the pipeline's size).
 struct BufferFacts {
-    Halide::Expr init_value;      // value of the first `let <name>.buffer = ...` inside
-    std::string destructor;       // the destructor registered on it
+    Halide::Expr init_value;  // value of the first `let <name>.buffer = ...` inside
+    std::string destructor;   // the destructor registered on it
     bool device_malloc = false;
     bool copy_to_device = false;  // reaches the device through a copy, which mallocs
     bool device_and_host_malloc = false;

@@ -122,7 +122,8 @@ bool take_option(const std::string &arg) {
     if (key.rfind("max.", 0) == 0 && key.size() > 4) {
         config().maxima.push_back(GivenMaximum{key.substr(4), number(arg, value, 0)});
     } else if (key == "unbounded" && (value == "plan" || value == "runtime" || value == "error")) {
-        o.unbounded = value == "plan" ? Unbounded::PlanPerCall : value == "runtime" ? Unbounded::Runtime : Unbounded::Error;
+        o.unbounded = value == "plan" ? Unbounded::PlanPerCall : value == "runtime" ? Unbounded::Runtime :
+                                                                                      Unbounded::Error;
     } else if (key == "require_bounds" && (value == "0" || value == "1")) {
         o.unbounded = value == "1" ? Unbounded::Error : Unbounded::PlanPerCall;
     } else if (key == "nominal_extent") {

@@ -31,10 +31,18 @@ std::string json_string(const std::string &s) {
     o << '"';
     for (char ch : s) {
         switch (ch) {
-        case '"': o << "\\\""; break;
-        case '\\': o << "\\\\"; break;
-        case '\n': o << "\\n"; break;
-        case '\t': o << "\\t"; break;
+        case '"':
+            o << "\\\"";
+            break;
+        case '\\':
+            o << "\\\\";
+            break;
+        case '\n':
+            o << "\\n";
+            break;
+        case '\t':
+            o << "\\t";
+            break;
         default:
             if ((unsigned char)ch < 0x20) {
                 o << "\\u" << std::hex << std::setw(4) << std::setfill('0') << (int)ch << std::dec;

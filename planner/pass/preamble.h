@@ -28,7 +28,7 @@ struct Preamble {
     // and scalar parameter that has no declared bound (representative.h).
     Halide::Internal::Scope<Halide::Internal::Interval> representative;
     struct Assumption {
-        double value = 0;  // an integer but for floating-point scalars
+        double value = 0;    // an integer but for floating-point scalars
         std::string source;  // where the value comes from, for messages
     };
     // The representative values taken, by name.

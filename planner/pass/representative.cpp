@@ -57,7 +57,9 @@ bool argument_field(const Expr &value, ArgumentField &out) {
 
 class Chooser {
 public:
-    Chooser(Preamble &p, int64_t nominal) : p(p), nominal(nominal) {}
+    Chooser(Preamble &p, int64_t nominal)
+        : p(p), nominal(nominal) {
+    }
 
     void scalar(const std::string &name, const Parameter &param) {
         Interval declared = p.bounds.contains(name) ? p.bounds.get(name) : Interval::everything();

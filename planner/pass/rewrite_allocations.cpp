@@ -39,11 +39,11 @@ Expr user_context() {
     return Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
 }
 
-
 class RewriteAllocations : public IRMutator {
 public:
     RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c)
-        : placed(p), base(b), device_interface(i), checks(c) {}
+        : placed(p), base(b), device_interface(i), checks(c) {
+    }
 
     using IRMutator::visit;
 
@@ -55,7 +55,9 @@ private:
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
     std::map<std::string, Expr> offset_of;  // of every planned buffer, by the name its Free uses
 
-    Expr slice(const Expr &offset) const { return base + offset; }
+    Expr slice(const Expr &offset) const {
+        return base + offset;
+    }
 
     int statuses = 0;
 
@@ -175,8 +177,8 @@ private:
             Stmt body = mutate(op->body);
             return with_size_check(c, it->second.bytes,
                                    with_checks(c, it->second,
-                                                   LetStmt::make(op->name, bind_device(op->value, it->second.offset),
-                                                                 body)));
+                                               LetStmt::make(op->name, bind_device(op->value, it->second.offset),
+                                                             body)));
         }
         if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));

@@ -58,7 +58,9 @@ bool evaluable_at_entry(const Expr &e, const Preamble &preamble) {
         const Preamble &p;
         std::set<std::string> local;  // bound by a Let inside the expression
         bool ok = true;
-        explicit Names(const Preamble &p) : p(p) {}
+        explicit Names(const Preamble &p)
+            : p(p) {
+        }
         using IRVisitor::visit;
         void visit(const Let *op) override {
             local.insert(op->name);
@@ -101,8 +103,7 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
     }
     // The layout is chosen at the bytes each call would need at the
     // representative values, so that measuring a call there gives the same.
-    b.representative = b.per_call.defined() ? constant_upper_bound(b.per_call, {}, preamble.representative)
-                                            : constant_upper_bound(size, loops, preamble.representative);
+    b.representative = b.per_call.defined() ? constant_upper_bound(b.per_call, {}, preamble.representative) : constant_upper_bound(size, loops, preamble.representative);
     return b;
 }
 

@@ -28,10 +28,10 @@
 namespace harena::detail {
 
 struct DecomposeResult {
-  bool found = false;
-  std::vector<uint64_t> offsets;  // indexed like prepared.items, when found
-  uint64_t work = 0;              // work units spent, including the searches' checks (search.h)
-  uint64_t nodes = 0;             // search nodes and choices of the cut search (counted alike)
+    bool found = false;
+    std::vector<uint64_t> offsets;  // indexed like prepared.items, when found
+    uint64_t work = 0;              // work units spent, including the searches' checks (search.h)
+    uint64_t nodes = 0;             // search nodes and choices of the cut search (counted alike)
 };
 
 // The work per buffer the solver gives solve_by_cuts at `capacity`: 800,000

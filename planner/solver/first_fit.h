@@ -26,6 +26,8 @@ uint64_t first_fit(const Prepared &, GapIndex &index, const std::vector<uint32_t
 
 // The number of sections of a prepared problem, which is what its gap
 // index is built over.
-inline uint32_t sections_of(const Prepared &prepared) { return prepared.points > 0 ? prepared.points - 1 : 0; }
+inline uint32_t sections_of(const Prepared &prepared) {
+    return prepared.points > 0 ? prepared.points - 1 : 0;
+}
 
 }  // namespace harena::detail

@@ -34,37 +34,37 @@
 namespace harena::detail {
 
 class GapIndex {
- public:
-  // An index over `sections` time sections with nothing placed.
-  explicit GapIndex(uint32_t sections);
+public:
+    // An index over `sections` time sections with nothing placed.
+    explicit GapIndex(uint32_t sections);
 
-  // The lowest multiple of `alignment` (a power of two) at which
-  // [offset, offset + size) is free at every section of [begin, end),
-  // begin < end <= sections, size > 0.
-  uint64_t lowest_fit(uint32_t begin, uint32_t end, uint64_t size, uint64_t alignment);
+    // The lowest multiple of `alignment` (a power of two) at which
+    // [offset, offset + size) is free at every section of [begin, end),
+    // begin < end <= sections, size > 0.
+    uint64_t lowest_fit(uint32_t begin, uint32_t end, uint64_t size, uint64_t alignment);
 
-  // Marks [offset, offset + size) taken during sections [begin, end). The
-  // range must be free then (as lowest_fit finds it).
-  void insert(uint32_t begin, uint32_t end, uint64_t offset, uint64_t size);
+    // Marks [offset, offset + size) taken during sections [begin, end). The
+    // range must be free then (as lowest_fit finds it).
+    void insert(uint32_t begin, uint32_t end, uint64_t offset, uint64_t size);
 
-  // Forgets every placement.
-  void clear();
+    // Forgets every placement.
+    void clear();
 
- private:
-  // The list of node v of one of the two kinds, created on first change:
-  // an untouched node's lists are all free and share lists_[0].
-  FreeList &writable(std::vector<uint32_t> &which, uint32_t v);
+private:
+    // The list of node v of one of the two kinds, created on first change:
+    // an untouched node's lists are all free and share lists_[0].
+    FreeList &writable(std::vector<uint32_t> &which, uint32_t v);
 
-  uint32_t leaves_ = 1;
-  std::vector<uint32_t> own_, below_;  // per node: index into lists_, 0 while untouched
-  std::vector<FreeList> lists_;
-  // The lists a query intersects, with their tops (everything above a
-  // list's top is free in it).
-  struct Ask {
-    const FreeList *list;
-    uint64_t top;
-  };
-  std::vector<Ask> scratch_;
+    uint32_t leaves_ = 1;
+    std::vector<uint32_t> own_, below_;  // per node: index into lists_, 0 while untouched
+    std::vector<FreeList> lists_;
+    // The lists a query intersects, with their tops (everything above a
+    // list's top is free in it).
+    struct Ask {
+        const FreeList *list;
+        uint64_t top;
+    };
+    std::vector<Ask> scratch_;
 };
 
 }  // namespace harena::detail

@@ -45,49 +45,51 @@ uint64_t lowest_first(const Prepared &, const std::vector<uint32_t> &order, std:
 // above it). What does not depend on the bias is built once, for passes
 // that differ only in it.
 class LowestFirst {
- public:
-  LowestFirst(const Prepared &, const std::vector<uint32_t> &order, uint32_t first,
-              const std::vector<uint64_t> &floor);
+public:
+    LowestFirst(const Prepared &, const std::vector<uint32_t> &order, uint32_t first,
+                const std::vector<uint64_t> &floor);
 
-  // Sets the offsets of the items in order (offsets is indexed like
-  // prepared.items and at least that long) and returns their highest top;
-  // bias and give_up_at as for lowest_first above.
-  uint64_t run(std::vector<uint64_t> &offsets, const std::vector<int64_t> &bias = {},
-               uint64_t give_up_at = UINT64_MAX);
+    // Sets the offsets of the items in order (offsets is indexed like
+    // prepared.items and at least that long) and returns their highest top;
+    // bias and give_up_at as for lowest_first above.
+    uint64_t run(std::vector<uint64_t> &offsets, const std::vector<int64_t> &bias = {},
+                 uint64_t give_up_at = UINT64_MAX);
 
-  // How many items the last run placed: all of them unless it gave up.
-  uint32_t placed() const { return placed_; }
+    // How many items the last run placed: all of them unless it gave up.
+    uint32_t placed() const {
+        return placed_;
+    }
 
- private:
-  // The items by position in order, relative to `first`: the loop reads one
-  // of these per check, so they are packed in heap-key order rather than
-  // reached through order and items.
-  struct Candidate {
-    uint32_t begin, end;
-    uint64_t size, alignment;
-    int64_t bias;
-  };
-  const std::vector<uint32_t> order_;
-  std::vector<Candidate> candidates_;
-  // Each candidate's skyline (the highest section over its lifetime, before
-  // alignment) at the start, from the floor, and during a pass, kept exact
-  // as buffers are placed: a placement raises it for every candidate alive
-  // with the placed buffer, so that a stale heap key costs one lookup to
-  // correct rather than a range query. Stale keys come up about 18 times
-  // per buffer on random lifetimes; the raises are a few dozen sequential
-  // reads and scattered writes per placement, far cheaper.
-  std::vector<uint64_t> start_level_, level_;
-  // The candidates alive with a placed buffer are those alive in its first
-  // section and those that begin later within its lifetime. The first come
-  // from a segment tree over sections whose node v lists the candidates
-  // whose lifetime covers v's span but not its parent's (on the path from
-  // the section's leaf to the root); the second are a range of the
-  // candidates by first section. Both are flat lists with a start index
-  // per node or section.
-  uint32_t leaves_ = 1;
-  std::vector<uint32_t> node_start_, covering_;
-  std::vector<uint32_t> begin_start_, by_begin_;
-  uint32_t placed_ = 0;
+private:
+    // The items by position in order, relative to `first`: the loop reads one
+    // of these per check, so they are packed in heap-key order rather than
+    // reached through order and items.
+    struct Candidate {
+        uint32_t begin, end;
+        uint64_t size, alignment;
+        int64_t bias;
+    };
+    const std::vector<uint32_t> order_;
+    std::vector<Candidate> candidates_;
+    // Each candidate's skyline (the highest section over its lifetime, before
+    // alignment) at the start, from the floor, and during a pass, kept exact
+    // as buffers are placed: a placement raises it for every candidate alive
+    // with the placed buffer, so that a stale heap key costs one lookup to
+    // correct rather than a range query. Stale keys come up about 18 times
+    // per buffer on random lifetimes; the raises are a few dozen sequential
+    // reads and scattered writes per placement, far cheaper.
+    std::vector<uint64_t> start_level_, level_;
+    // The candidates alive with a placed buffer are those alive in its first
+    // section and those that begin later within its lifetime. The first come
+    // from a segment tree over sections whose node v lists the candidates
+    // whose lifetime covers v's span but not its parent's (on the path from
+    // the section's leaf to the root); the second are a range of the
+    // candidates by first section. Both are flat lists with a start index
+    // per node or section.
+    uint32_t leaves_ = 1;
+    std::vector<uint32_t> node_start_, covering_;
+    std::vector<uint32_t> begin_start_, by_begin_;
+    uint32_t placed_ = 0;
 };
 
 }  // namespace harena::detail

@@ -12,26 +12,26 @@
 namespace harena::detail {
 
 struct Item {
-  uint32_t begin = 0;  // rank of Buffer::begin
-  uint32_t end = 0;    // rank of Buffer::end; the item lives in sections [begin, end)
-  uint64_t size = 0;
-  uint64_t alignment = 1;
-  uint64_t length = 0;  // Buffer::end - Buffer::begin, in steps
-  uint32_t index = 0;  // position in Problem::buffers
+    uint32_t begin = 0;  // rank of Buffer::begin
+    uint32_t end = 0;    // rank of Buffer::end; the item lives in sections [begin, end)
+    uint64_t size = 0;
+    uint64_t alignment = 1;
+    uint64_t length = 0;  // Buffer::end - Buffer::begin, in steps
+    uint32_t index = 0;   // position in Problem::buffers
 };
 
 struct Prepared {
-  std::vector<Item> items;
-  // Number of distinct time values; section t is the time span between the
-  // t-th and (t+1)-th of them, so there are points - 1 sections.
-  uint32_t points = 0;
+    std::vector<Item> items;
+    // Number of distinct time values; section t is the time span between the
+    // t-th and (t+1)-th of them, so there are points - 1 sections.
+    uint32_t points = 0;
 };
 
 // A plan for the items, and the order a pass placed them in.
 struct Incumbent {
-  std::vector<uint32_t> order;    // indices into items
-  std::vector<uint64_t> offsets;  // indexed like items
-  uint64_t arena = UINT64_MAX;
+    std::vector<uint32_t> order;    // indices into items
+    std::vector<uint64_t> offsets;  // indexed like items
+    uint64_t arena = UINT64_MAX;
 };
 
 // Expects a problem that passed check_problem.
@@ -41,7 +41,7 @@ Prepared prepare(const Problem &);
 uint64_t lower_bound(const Prepared &);
 
 inline uint64_t align_up(uint64_t x, uint64_t alignment) {
-  return (x + alignment - 1) & ~(alignment - 1);
+    return (x + alignment - 1) & ~(alignment - 1);
 }
 
 }  // namespace harena::detail

@@ -12,22 +12,22 @@ namespace harena {
 
 // One allocation request.
 struct Buffer {
-  std::string id;           // name (buffer name, or the CSV id); need not be unique
-  int64_t begin = 0;        // first step it is live (inclusive)
-  int64_t end = 0;          // first step it is dead (exclusive): half-open [begin, end)
-  uint64_t size = 0;        // bytes (0 allowed: takes no space, gets offset 0)
-  uint64_t alignment = 256; // power of two; the offset must be a multiple of it
+    std::string id;            // name (buffer name, or the CSV id); need not be unique
+    int64_t begin = 0;         // first step it is live (inclusive)
+    int64_t end = 0;           // first step it is dead (exclusive): half-open [begin, end)
+    uint64_t size = 0;         // bytes (0 allowed: takes no space, gets offset 0)
+    uint64_t alignment = 256;  // power of two; the offset must be a multiple of it
 };
 
 struct Problem {
-  std::vector<Buffer> buffers;
+    std::vector<Buffer> buffers;
 };
 
 // A malformed problem or input file. The message names the buffer (or the
 // file and line) and what is wrong with it.
 class InputError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+public:
+    using std::runtime_error::runtime_error;
 };
 
 // Largest arena a problem may need: every offset and end of a plan fits in

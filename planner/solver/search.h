@@ -23,26 +23,26 @@
 namespace harena::detail {
 
 enum class SearchStatus {
-  Found,       // offsets hold a plan with arena <= capacity
-  Infeasible,  // no plan fits in capacity
-  GaveUp,      // ran out of steps or time
+    Found,       // offsets hold a plan with arena <= capacity
+    Infeasible,  // no plan fits in capacity
+    GaveUp,      // ran out of steps or time
 };
 
 struct SearchResult {
-  SearchStatus status = SearchStatus::GaveUp;
-  std::vector<uint64_t> offsets;  // indexed like prepared.items, when Found
-  uint64_t work = 0;              // elementary operations done (see SolverOptions::search_work_per_buffer)
-  uint64_t nodes = 0;             // placements tried (see SolverOptions::search_node_limit)
-  uint64_t check_work = 0;        // the checks' own work (see kCheckWorkPerWork)
+    SearchStatus status = SearchStatus::GaveUp;
+    std::vector<uint64_t> offsets;  // indexed like prepared.items, when Found
+    uint64_t work = 0;              // elementary operations done (see SolverOptions::search_work_per_buffer)
+    uint64_t nodes = 0;             // placements tried (see SolverOptions::search_node_limit)
+    uint64_t check_work = 0;        // the checks' own work (see kCheckWorkPerWork)
 };
 
 // How the search chooses between buffers that could go at the same offset,
 // which steers it.
 struct SearchOrder {
-  std::vector<uint32_t> preorder;  // a permutation of item indices: earlier first
-  // Before the preorder, buffers that would end where the floor steps and
-  // whose top would meet a neighbouring floor: the pieces of a tiling.
-  bool fitting_first = false;
+    std::vector<uint32_t> preorder;  // a permutation of item indices: earlier first
+    // Before the preorder, buffers that would end where the floor steps and
+    // whose top would meet a neighbouring floor: the pieces of a tiling.
+    bool fitting_first = false;
 };
 
 // The stacking and floor-cover checks cost about as much as the rest of a

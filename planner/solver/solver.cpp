@@ -18,20 +18,26 @@
 namespace harena {
 
 const char *order_name(Order order) {
-  switch (order) {
-    case Order::SizeDesc: return "size-desc";
-    case Order::AreaDesc: return "area-desc";
-    case Order::LengthDesc: return "length-desc";
-    case Order::PressureDesc: return "pressure-desc";
-    case Order::BeginAsc: return "begin-asc";
-    case Order::SizeClassDesc: return "size-class-desc";
-  }
-  return "?";
+    switch (order) {
+    case Order::SizeDesc:
+        return "size-desc";
+    case Order::AreaDesc:
+        return "area-desc";
+    case Order::LengthDesc:
+        return "length-desc";
+    case Order::PressureDesc:
+        return "pressure-desc";
+    case Order::BeginAsc:
+        return "begin-asc";
+    case Order::SizeClassDesc:
+        return "size-class-desc";
+    }
+    return "?";
 }
 
 double Plan::ratio() const {
-  if (lower_bound == 0) return arena_bytes == 0 ? 1.0 : HUGE_VAL;
-  return double(arena_bytes) / double(lower_bound);
+    if (lower_bound == 0) return arena_bytes == 0 ? 1.0 : HUGE_VAL;
+    return double(arena_bytes) / double(lower_bound);
 }
 
 namespace {
@@ -39,34 +45,39 @@ namespace {
 using detail::Incumbent;
 using detail::Prepared;
 
-uint64_t saturating_product(uint64_t a, uint64_t b) { return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+uint64_t saturating_product(uint64_t a, uint64_t b) {
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
 
 // The arena at which improving stops: the lower bound times the ratio,
 // rounded down, and never below the bound.
 uint64_t good_enough(uint64_t lower_bound, double ratio) {
-  if (!(ratio > 1)) return lower_bound;
-  double slack = double(lower_bound) * (ratio - 1);
-  return slack >= double(UINT64_MAX - lower_bound) ? UINT64_MAX : lower_bound + uint64_t(slack);
+    if (!(ratio > 1)) return lower_bound;
+    double slack = double(lower_bound) * (ratio - 1);
+    return slack >= double(UINT64_MAX - lower_bound) ? UINT64_MAX : lower_bound + uint64_t(slack);
 }
 
 uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets) {
-  uint64_t arena = 0;
-  for (size_t i = 0; i < prepared.items.size(); i++) arena = std::max(arena, offsets[i] + prepared.items[i].size);
-  return arena;
+    uint64_t arena = 0;
+    for (size_t i = 0; i < prepared.items.size(); i++)
+        arena = std::max(arena, offsets[i] + prepared.items[i].size);
+    return arena;
 }
 
 // About the number of pairs of buffers alive together: for each buffer,
 // those alive in its first section (pairs that begin together count twice).
 uint64_t overlapping_pairs(const Prepared &prepared) {
-  std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
-  for (const detail::Item &item : prepared.items) {
-    live[item.begin]++;
-    live[item.end]--;
-  }
-  for (size_t t = 1; t < live.size(); t++) live[t] += live[t - 1];
-  uint64_t pairs = 0;
-  for (const detail::Item &item : prepared.items) pairs += uint64_t(live[item.begin] - 1);
-  return pairs;
+    std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
+    for (const detail::Item &item : prepared.items) {
+        live[item.begin]++;
+        live[item.end]--;
+    }
+    for (size_t t = 1; t < live.size(); t++)
+        live[t] += live[t - 1];
+    uint64_t pairs = 0;
+    for (const detail::Item &item : prepared.items)
+        pairs += uint64_t(live[item.begin] - 1);
+    return pairs;
 }
 
 // The same problem with time running backwards. A plan for one is a plan
@@ -74,19 +85,21 @@ uint64_t overlapping_pairs(const Prepared &prepared) {
 // takes a different path through it: hard problems are often easy the other
 // way round.
 Prepared reversed_in_time(const Prepared &prepared) {
-  Prepared reversed = prepared;
-  for (detail::Item &item : reversed.items) {
-    uint32_t begin = item.begin;
-    item.begin = prepared.points - 1 - item.end;
-    item.end = prepared.points - 1 - begin;
-  }
-  return reversed;
+    Prepared reversed = prepared;
+    for (detail::Item &item : reversed.items) {
+        uint32_t begin = item.begin;
+        item.begin = prepared.points - 1 - item.end;
+        item.end = prepared.points - 1 - begin;
+    }
+    return reversed;
 }
 
 // What the exact search may still spend, over all its runs.
 struct SearchBudget {
-  uint64_t work, nodes;
-  bool spent() const { return work == 0 || nodes == 0; }
+    uint64_t work, nodes;
+    bool spent() const {
+        return work == 0 || nodes == 0;
+    }
 };
 
 // Runs the search for a plan within `capacity` with each order, forwards
@@ -97,26 +110,27 @@ detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &r
                                      const std::vector<detail::SearchOrder> &orders, uint64_t capacity,
                                      uint64_t limit, SearchBudget &budget, const detail::Deadline &deadline,
                                      std::vector<uint64_t> &offsets) {
-  for (const detail::SearchOrder &order : orders) {
-    for (const Prepared *variant : {&prepared, &reversed}) {
-      if (budget.spent() || deadline.expired()) return detail::SearchStatus::GaveUp;
-      detail::SearchResult r =
-          detail::search(*variant, order, capacity, std::min(limit, budget.work), budget.nodes, deadline);
-      budget.work -= std::min(budget.work, r.work);
-      budget.nodes -= std::min(budget.nodes, r.nodes);
-      if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
-      if (r.status != detail::SearchStatus::GaveUp) return r.status;
+    for (const detail::SearchOrder &order : orders) {
+        for (const Prepared *variant : {&prepared, &reversed}) {
+            if (budget.spent() || deadline.expired()) return detail::SearchStatus::GaveUp;
+            detail::SearchResult r =
+                detail::search(*variant, order, capacity, std::min(limit, budget.work), budget.nodes, deadline);
+            budget.work -= std::min(budget.work, r.work);
+            budget.nodes -= std::min(budget.nodes, r.nodes);
+            if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
+            if (r.status != detail::SearchStatus::GaveUp) return r.status;
+        }
     }
-  }
-  return detail::SearchStatus::GaveUp;
+    return detail::SearchStatus::GaveUp;
 }
 
 // The largest g that divides every size and alignment: offsets and tops of
 // canonical plans, and so arenas, are multiples of it.
 uint64_t granularity(const Prepared &prepared) {
-  uint64_t g = 0;
-  for (const detail::Item &item : prepared.items) g = std::gcd(g, std::gcd(item.size, item.alignment));
-  return std::max<uint64_t>(g, 1);
+    uint64_t g = 0;
+    for (const detail::Item &item : prepared.items)
+        g = std::gcd(g, std::gcd(item.size, item.alignment));
+    return std::max<uint64_t>(g, 1);
 }
 
 // Improves `best` by exact search, down to `goal` at best. Each round, with
@@ -132,57 +146,57 @@ uint64_t granularity(const Prepared &prepared) {
 // Returns whether `best` improved.
 bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
                        uint64_t goal, SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
-  // Four preorders, each on its own and with the buffers that fit their
-  // place first: runs that differ fail on different instances.
-  std::vector<detail::SearchOrder> orders;
-  for (bool fitting_first : {false, true}) {
-    for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-      orders.push_back({detail::make_order(prepared, order, pressure), fitting_first});
+    // Four preorders, each on its own and with the buffers that fit their
+    // place first: runs that differ fail on different instances.
+    std::vector<detail::SearchOrder> orders;
+    for (bool fitting_first : {false, true}) {
+        for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
+            orders.push_back({detail::make_order(prepared, order, pressure), fitting_first});
+        }
     }
-  }
-  const Prepared reversed = reversed_in_time(prepared);
-  const uint64_t g = granularity(prepared);
-  bool improved = false;
-  uint64_t low = lower_bound / g * g;  // below this is proven empty
-  // About one pass down the search tree to start with.
-  const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
-  // Packings are first cut into parts (decompose.h), which settles most
-  // guillotine packings in a fraction of the search's time. The cuts' work
-  // is counted apart from the search's, as the search's checks are
-  // (search.h): a problem they fail on still gets the whole search, so that
-  // no packing the search alone solves is lost. They may do at most half as
-  // much work as the search, and cut_work_per_buffer.
-  const uint64_t cut_work = detail::cut_work_per_buffer(prepared, low);
-  if (best.arena > goal && best.arena > low && cut_work > 0) {
-    const uint64_t cut_budget =
-        std::min(budget.work / 2, saturating_product(cut_work, prepared.items.size()));
-    detail::DecomposeResult r = detail::solve_by_cuts(prepared, low, cut_budget, budget.nodes, deadline);
-    budget.nodes -= std::min(budget.nodes, r.nodes);
-    if (r.found) {
-      best.offsets = std::move(r.offsets);
-      best.arena = arena_of(prepared, best.offsets);
-      return true;
+    const Prepared reversed = reversed_in_time(prepared);
+    const uint64_t g = granularity(prepared);
+    bool improved = false;
+    uint64_t low = lower_bound / g * g;  // below this is proven empty
+    // About one pass down the search tree to start with.
+    const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
+    // Packings are first cut into parts (decompose.h), which settles most
+    // guillotine packings in a fraction of the search's time. The cuts' work
+    // is counted apart from the search's, as the search's checks are
+    // (search.h): a problem they fail on still gets the whole search, so that
+    // no packing the search alone solves is lost. They may do at most half as
+    // much work as the search, and cut_work_per_buffer.
+    const uint64_t cut_work = detail::cut_work_per_buffer(prepared, low);
+    if (best.arena > goal && best.arena > low && cut_work > 0) {
+        const uint64_t cut_budget =
+            std::min(budget.work / 2, saturating_product(cut_work, prepared.items.size()));
+        detail::DecomposeResult r = detail::solve_by_cuts(prepared, low, cut_budget, budget.nodes, deadline);
+        budget.nodes -= std::min(budget.nodes, r.nodes);
+        if (r.found) {
+            best.offsets = std::move(r.offsets);
+            best.arena = arena_of(prepared, best.offsets);
+            return true;
+        }
     }
-  }
-  for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
-       limit = saturating_product(limit, 2)) {
-    for (bool halfway : {false, true}) {
-      if (best.arena <= goal || best.arena <= low) break;
-      uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
-      if (halfway && capacity <= low) break;
-      std::vector<uint64_t> offsets;
-      detail::SearchStatus status =
-          search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
-      if (status == detail::SearchStatus::Found) {
-        improved = true;
-        best.offsets = std::move(offsets);
-        best.arena = arena_of(prepared, best.offsets);
-      } else if (status == detail::SearchStatus::Infeasible) {
-        low = capacity + g;
-      }
+    for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
+         limit = saturating_product(limit, 2)) {
+        for (bool halfway : {false, true}) {
+            if (best.arena <= goal || best.arena <= low) break;
+            uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
+            if (halfway && capacity <= low) break;
+            std::vector<uint64_t> offsets;
+            detail::SearchStatus status =
+                search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
+            if (status == detail::SearchStatus::Found) {
+                improved = true;
+                best.offsets = std::move(offsets);
+                best.arena = arena_of(prepared, best.offsets);
+            } else if (status == detail::SearchStatus::Infeasible) {
+                low = capacity + g;
+            }
+        }
     }
-  }
-  return improved;
+    return improved;
 }
 
 // The greedy passes: lowest first (unless `dense`), then first fit, for
@@ -191,100 +205,101 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
 // where it runs: a later pass gives up as soon as it reaches the best arena
 // so far, which it can then no longer beat.
 struct Greedy {
-  Incumbent best;
-  std::string method;
+    Incumbent best;
+    std::string method;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
                      const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal, bool dense) {
-  Greedy greedy;
-  auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
-    if (candidate.arena < greedy.best.arena) {
-      greedy.best = std::move(candidate);
-      greedy.method = std::string(kind) + " " + order_name(order);
+    Greedy greedy;
+    auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
+        if (candidate.arena < greedy.best.arena) {
+            greedy.best = std::move(candidate);
+            greedy.method = std::string(kind) + " " + order_name(order);
+        }
+    };
+    const std::vector<Order> lowest_first_orders = dense ? std::vector<Order>{} : options.lowest_first_orders;
+    for (Order order : lowest_first_orders) {
+        if (greedy.best.arena <= goal) break;
+        Incumbent candidate;
+        candidate.order = detail::make_order(prepared, order, pressure);
+        candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
+        consider(std::move(candidate), "lowest-first", order);
     }
-  };
-  const std::vector<Order> lowest_first_orders = dense ? std::vector<Order>{} : options.lowest_first_orders;
-  for (Order order : lowest_first_orders) {
-    if (greedy.best.arena <= goal) break;
-    Incumbent candidate;
-    candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
-    consider(std::move(candidate), "lowest-first", order);
-  }
-  std::vector<Order> first_fit_orders = options.first_fit_orders;
-  if (first_fit_orders.empty() && lowest_first_orders.empty()) first_fit_orders = {Order::SizeClassDesc};
-  // Built only when a first-fit pass runs, which lowest first often
-  // makes unnecessary.
-  std::optional<detail::GapIndex> index;
-  for (Order order : first_fit_orders) {
-    if (greedy.best.arena <= goal) break;
-    if (!index) index.emplace(detail::sections_of(prepared));
-    Incumbent candidate;
-    candidate.order = detail::make_order(prepared, order, pressure);
-    candidate.arena = detail::first_fit(prepared, *index, candidate.order, candidate.offsets, greedy.best.arena);
-    consider(std::move(candidate), "first-fit", order);
-  }
-  return greedy;
+    std::vector<Order> first_fit_orders = options.first_fit_orders;
+    if (first_fit_orders.empty() && lowest_first_orders.empty()) first_fit_orders = {Order::SizeClassDesc};
+    // Built only when a first-fit pass runs, which lowest first often
+    // makes unnecessary.
+    std::optional<detail::GapIndex> index;
+    for (Order order : first_fit_orders) {
+        if (greedy.best.arena <= goal) break;
+        if (!index) index.emplace(detail::sections_of(prepared));
+        Incumbent candidate;
+        candidate.order = detail::make_order(prepared, order, pressure);
+        candidate.arena = detail::first_fit(prepared, *index, candidate.order, candidate.offsets, greedy.best.arena);
+        consider(std::move(candidate), "first-fit", order);
+    }
+    return greedy;
 }
 
 }  // namespace
 
 Plan solve(const Problem &problem, const SolverOptions &options) {
-  auto start = std::chrono::steady_clock::now();
-  check_problem(problem);
-  Prepared prepared = detail::prepare(problem);
+    auto start = std::chrono::steady_clock::now();
+    check_problem(problem);
+    Prepared prepared = detail::prepare(problem);
 
-  Plan plan;
-  plan.offsets.assign(problem.buffers.size(), 0);
-  plan.lower_bound = detail::lower_bound(prepared);
-  plan.method = "nothing to place";
-  if (!prepared.items.empty()) {
-    const uint64_t n = prepared.items.size();
-    const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
-    const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
-    const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-    const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
-    const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, dense);
-    Incumbent best = greedy.best;
-    plan.method = greedy.method;
+    Plan plan;
+    plan.offsets.assign(problem.buffers.size(), 0);
+    plan.lower_bound = detail::lower_bound(prepared);
+    plan.method = "nothing to place";
+    if (!prepared.items.empty()) {
+        const uint64_t n = prepared.items.size();
+        const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
+        const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
+        const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
+        const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
+        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, dense);
+        Incumbent best = greedy.best;
+        plan.method = greedy.method;
 
-    // Both improvements start from the greedy plan, each with its own
-    // budget, and the plan is the best of all, so more budget for either
-    // never makes the plan worse. The search goes first: on the small
-    // problems where it runs it is the one that reaches the bound, after
-    // which nothing can do better.
-    const bool search =
-        greedy.best.arena > goal && n <= options.search_max_buffers && options.search_work_per_buffer > 0;
-    const double budget_ms = options.time_budget_ms;
-    if (search) {
-      detail::Deadline deadline(budget_ms * 3 / 4);
-      Incumbent searched = greedy.best;
-      SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
-                          options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-      if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
-          searched.arena < best.arena) {
-        best = std::move(searched);
-        plan.method = "exact search";
-      }
+        // Both improvements start from the greedy plan, each with its own
+        // budget, and the plan is the best of all, so more budget for either
+        // never makes the plan worse. The search goes first: on the small
+        // problems where it runs it is the one that reaches the bound, after
+        // which nothing can do better.
+        const bool search =
+            greedy.best.arena > goal && n <= options.search_max_buffers && options.search_work_per_buffer > 0;
+        const double budget_ms = options.time_budget_ms;
+        if (search) {
+            detail::Deadline deadline(budget_ms * 3 / 4);
+            Incumbent searched = greedy.best;
+            SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
+                                options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
+            if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
+                searched.arena < best.arena) {
+                best = std::move(searched);
+                plan.method = "exact search";
+            }
+        }
+        if (greedy.best.arena > goal && best.arena > plan.lower_bound && !dense && options.improve_passes > 0) {
+            detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
+            Incumbent wheeled = greedy.best;
+            const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);
+            detail::squeaky_wheel(prepared, greedy.best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
+                                  deadline, wheeled);
+            if (wheeled.arena < best.arena) {
+                best = std::move(wheeled);
+                plan.method = greedy.method + " + squeaky wheel";
+            }
+        }
+
+        for (size_t i = 0; i < prepared.items.size(); i++)
+            plan.offsets[prepared.items[i].index] = best.offsets[i];
+        plan.arena_bytes = best.arena;
     }
-    if (greedy.best.arena > goal && best.arena > plan.lower_bound && !dense && options.improve_passes > 0) {
-      detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
-      Incumbent wheeled = greedy.best;
-      const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);
-      detail::squeaky_wheel(prepared, greedy.best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
-                            deadline, wheeled);
-      if (wheeled.arena < best.arena) {
-        best = std::move(wheeled);
-        plan.method = greedy.method + " + squeaky wheel";
-      }
-    }
-
-    for (size_t i = 0; i < prepared.items.size(); i++) plan.offsets[prepared.items[i].index] = best.offsets[i];
-    plan.arena_bytes = best.arena;
-  }
-  plan.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return plan;
+    plan.solve_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return plan;
 }
 
 }  // namespace harena

@@ -29,104 +29,104 @@ namespace harena {
 // and how lowest first breaks ties. Ties within an order go to the lower
 // buffer index, so every order is deterministic.
 enum class Order {
-  SizeDesc,       // largest first (TFLite greedy-by-size)
-  AreaDesc,       // largest size x lifetime first
-  LengthDesc,     // longest lifetime first
-  PressureDesc,   // first those alive at the busiest times (highest peak of live bytes over their lifetime)
-  BeginAsc,       // in order of first use, like an allocator running the program
-  SizeClassDesc,  // largest power-of-two size class first, in order of first use within a class
+    SizeDesc,       // largest first (TFLite greedy-by-size)
+    AreaDesc,       // largest size x lifetime first
+    LengthDesc,     // longest lifetime first
+    PressureDesc,   // first those alive at the busiest times (highest peak of live bytes over their lifetime)
+    BeginAsc,       // in order of first use, like an allocator running the program
+    SizeClassDesc,  // largest power-of-two size class first, in order of first use within a class
 };
 
 struct SolverOptions {
-  // Orders of the lowest-first passes (the order breaks ties between buffers
-  // that can go equally low), one pass each, run first. The greedy passes
-  // stop early once one reaches good_enough_ratio.
-  std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
+    // Orders of the lowest-first passes (the order breaks ties between buffers
+    // that can go equally low), one pass each, run first. The greedy passes
+    // stop early once one reaches good_enough_ratio.
+    std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
 
-  // Lowest first and the squeaky wheel update every buffer alive with the
-  // one they place, so their time grows with the number of pairs of buffers
-  // alive together. They run only while those pairs number at most this
-  // many per buffer on average (random lifetimes have about 50; a program
-  // with thousands alive at once has thousands, and takes seconds where
-  // first fit takes a fraction of one, and plans as well there).
-  uint64_t lowest_first_max_pairs_per_buffer = 512;
+    // Lowest first and the squeaky wheel update every buffer alive with the
+    // one they place, so their time grows with the number of pairs of buffers
+    // alive together. They run only while those pairs number at most this
+    // many per buffer on average (random lifetimes have about 50; a program
+    // with thousands alive at once has thousands, and takes seconds where
+    // first fit takes a fraction of one, and plans as well there).
+    uint64_t lowest_first_max_pairs_per_buffer = 512;
 
-  // Orders of the first-fit passes, one pass each, after those. With no
-  // pass left to run (both lists empty, or lowest first left out as
-  // above), one first-fit pass in SizeClassDesc order. A greedy pass gives
-  // up as soon as its arena reaches the best so far, so one that cannot
-  // win costs little. SizeClassDesc places as well as SizeDesc, and since
-  // buffers that follow each other in the order are near each other in
-  // time, the index stays in cache (about twice as fast on large programs).
-  std::vector<Order> first_fit_orders = {Order::SizeClassDesc};
+    // Orders of the first-fit passes, one pass each, after those. With no
+    // pass left to run (both lists empty, or lowest first left out as
+    // above), one first-fit pass in SizeClassDesc order. A greedy pass gives
+    // up as soon as its arena reaches the best so far, so one that cannot
+    // win costs little. SizeClassDesc places as well as SizeDesc, and since
+    // buffers that follow each other in the order are near each other in
+    // time, the index stays in cache (about twice as fast on large programs).
+    std::vector<Order> first_fit_orders = {Order::SizeClassDesc};
 
-  // Lowest first lets buffers whose busiest time leaves room wait: each is
-  // ranked by its lowest offset plus this fraction of that room (the lower
-  // bound minus the live bytes then), so the buffers of the busy times
-  // settle first. 0 gives plain lowest first. The squeaky wheel starts
-  // from the same ranks.
-  double slack_weight = 1.0 / 16;
+    // Lowest first lets buffers whose busiest time leaves room wait: each is
+    // ranked by its lowest offset plus this fraction of that room (the lower
+    // bound minus the live bytes then), so the buffers of the busy times
+    // settle first. 0 gives plain lowest first. The squeaky wheel starts
+    // from the same ranks.
+    double slack_weight = 1.0 / 16;
 
-  // Squeaky-wheel passes after the greedy ones, over the windows of the
-  // plan that are too high (each pass a lowest-first pass over one window),
-  // at most this many per window and depth below the lower bound; 0 turns
-  // them off...
-  uint64_t improve_passes = 16;
+    // Squeaky-wheel passes after the greedy ones, over the windows of the
+    // plan that are too high (each pass a lowest-first pass over one window),
+    // at most this many per window and depth below the lower bound; 0 turns
+    // them off...
+    uint64_t improve_passes = 16;
 
-  // ...and this many buffer placements per buffer of the problem over all
-  // of them: 4 whole passes' worth (a pass that can no longer beat its
-  // window's best gives up, and counts only what it placed). The solve
-  // time is then a small multiple of one greedy pass at every size.
-  uint64_t improve_placements_per_buffer = 4;
+    // ...and this many buffer placements per buffer of the problem over all
+    // of them: 4 whole passes' worth (a pass that can no longer beat its
+    // window's best gives up, and counts only what it placed). The solve
+    // time is then a small multiple of one greedy pass at every size.
+    uint64_t improve_placements_per_buffer = 4;
 
-  // The exact search runs on problems with at most this many buffers of
-  // nonzero size (each of its steps costs time linear in that number)...
-  size_t search_max_buffers = 500;
+    // The exact search runs on problems with at most this many buffers of
+    // nonzero size (each of its steps costs time linear in that number)...
+    size_t search_max_buffers = 500;
 
-  // ...doing at most this much work per buffer (elementary operations of
-  // about a nanosecond each, so about 0.1 ms per buffer; its pruning checks
-  // count theirs apart and may do up to twice as much, see
-  // kCheckWorkPerWork in search.h), looking for a plan
-  // within good_enough_ratio and, in turn, for one halfway between that and
-  // the best found. It stops as soon as it reaches good_enough_ratio, but
-  // where that is out of reach it can rarely prove so and spends all of
-  // this. 0 turns the search off.
-  uint64_t search_work_per_buffer = 120000;
+    // ...doing at most this much work per buffer (elementary operations of
+    // about a nanosecond each, so about 0.1 ms per buffer; its pruning checks
+    // count theirs apart and may do up to twice as much, see
+    // kCheckWorkPerWork in search.h), looking for a plan
+    // within good_enough_ratio and, in turn, for one halfway between that and
+    // the best found. It stops as soon as it reaches good_enough_ratio, but
+    // where that is out of reach it can rarely prove so and spends all of
+    // this. 0 turns the search off.
+    uint64_t search_work_per_buffer = 120000;
 
-  // ...and at most this many search nodes (placements tried, and choices of
-  // the search for cuts of perfect packings) in all, 0 for no limit. A node
-  // costs time that varies with the problem; a node limit gives the same
-  // plan on any machine whatever the other budgets, for reproducible runs of
-  // a long search.
-  uint64_t search_node_limit = 0;
+    // ...and at most this many search nodes (placements tried, and choices of
+    // the search for cuts of perfect packings) in all, 0 for no limit. A node
+    // costs time that varies with the problem; a node limit gives the same
+    // plan on any machine whatever the other budgets, for reproducible runs of
+    // a long search.
+    uint64_t search_node_limit = 0;
 
-  // Improvement stops once the arena is at most the lower bound times this;
-  // 1.0 insists on the bound. The default treats a gap of 0.01% as closed:
-  // the last few bytes above the bound (often alignment padding that no
-  // plan can avoid) could otherwise take the whole search budget.
-  double good_enough_ratio = 1.0001;
+    // Improvement stops once the arena is at most the lower bound times this;
+    // 1.0 insists on the bound. The default treats a gap of 0.01% as closed:
+    // the last few bytes above the bound (often alignment padding that no
+    // plan can avoid) could otherwise take the whole search budget.
+    double good_enough_ratio = 1.0001;
 
-  // Wall-clock cap on the improvement in milliseconds, 0 for none. When the
-  // exact search runs, it gets three quarters of it and the squeaky wheel
-  // (after it, unless it reached the lower bound) a quarter, so that a
-  // larger cap gives each more time.
-  // Plans depend only on the problem and the options as long as the pass,
-  // work and node budgets above run out first, as they do by default (the
-  // default improvement takes at most about 4 s, for 100,000 buffers that
-  // are alive 50 at a time); the cap only guards against a slow or
-  // overloaded machine.
-  double time_budget_ms = 10000;
+    // Wall-clock cap on the improvement in milliseconds, 0 for none. When the
+    // exact search runs, it gets three quarters of it and the squeaky wheel
+    // (after it, unless it reached the lower bound) a quarter, so that a
+    // larger cap gives each more time.
+    // Plans depend only on the problem and the options as long as the pass,
+    // work and node budgets above run out first, as they do by default (the
+    // default improvement takes at most about 4 s, for 100,000 buffers that
+    // are alive 50 at a time); the cap only guards against a slow or
+    // overloaded machine.
+    double time_budget_ms = 10000;
 };
 
 struct Plan {
-  std::vector<uint64_t> offsets;  // one per buffer, same order as Problem::buffers
-  uint64_t arena_bytes = 0;       // max(offset + size), 0 for an empty problem
-  uint64_t lower_bound = 0;       // harena::lower_bound of the problem
-  double solve_seconds = 0;       // wall time of solve()
-  std::string method;             // which order/improvement produced the offsets
+    std::vector<uint64_t> offsets;  // one per buffer, same order as Problem::buffers
+    uint64_t arena_bytes = 0;       // max(offset + size), 0 for an empty problem
+    uint64_t lower_bound = 0;       // harena::lower_bound of the problem
+    double solve_seconds = 0;       // wall time of solve()
+    std::string method;             // which order/improvement produced the offsets
 
-  // arena_bytes / lower_bound; 1.0 when both are 0.
-  double ratio() const;
+    // arena_bytes / lower_bound; 1.0 when both are 0.
+    double ratio() const;
 };
 
 // Calls check_problem (throws InputError). Deterministic: see

@@ -27,8 +27,8 @@
 namespace harena::detail {
 
 struct SqueakyWheelBudget {
-  uint64_t passes = 0;      // lowest-first passes per window and height
-  uint64_t placements = 0;  // buffers placed over all passes
+    uint64_t passes = 0;      // lowest-first passes per window and height
+    uint64_t placements = 0;  // buffers placed over all passes
 };
 
 // Starts from `start` (any valid plan, and the order that made it) and

@@ -12,41 +12,45 @@
 namespace harena::detail {
 
 class StackingCheck {
- public:
-  explicit StackingCheck(uint32_t sections) : seen_(sections, 0) {}
-
-  // A new partial plan: each section is checked at most once until the next.
-  void next_plan() { stamp_++; }
-  // Whether section s is still to be checked in this plan; marks it checked.
-  bool first_visit(uint32_t s) {
-    if (seen_[s] == stamp_) return false;
-    seen_[s] = stamp_;
-    return true;
-  }
-
-  // Checks a section with `floor` and `spare` room: start(), add() for each
-  // of its unplaced buffers, then possible(), which adds its work.
-  void start(uint64_t floor, uint64_t spare) {
-    free_up_to_ = floor + spare;
-    filled_ = free_up_to_;
-    above_.clear();
-  }
-  void add(uint64_t lowest, uint64_t size) {
-    // Buffers that can go within the spare room fill from the floor up with
-    // no further condition; only the others need sorting.
-    if (lowest <= free_up_to_) {
-      filled_ += size;
-    } else {
-      above_.push_back({lowest, size});
+public:
+    explicit StackingCheck(uint32_t sections)
+        : seen_(sections, 0) {
     }
-  }
-  bool possible(uint64_t &work);
 
- private:
-  std::vector<uint64_t> seen_;  // per section: stamp_ when last checked
-  uint64_t stamp_ = 0;
-  uint64_t free_up_to_ = 0, filled_ = 0;
-  std::vector<std::pair<uint64_t, uint64_t>> above_;  // (lowest offset, size) above free_up_to_
+    // A new partial plan: each section is checked at most once until the next.
+    void next_plan() {
+        stamp_++;
+    }
+    // Whether section s is still to be checked in this plan; marks it checked.
+    bool first_visit(uint32_t s) {
+        if (seen_[s] == stamp_) return false;
+        seen_[s] = stamp_;
+        return true;
+    }
+
+    // Checks a section with `floor` and `spare` room: start(), add() for each
+    // of its unplaced buffers, then possible(), which adds its work.
+    void start(uint64_t floor, uint64_t spare) {
+        free_up_to_ = floor + spare;
+        filled_ = free_up_to_;
+        above_.clear();
+    }
+    void add(uint64_t lowest, uint64_t size) {
+        // Buffers that can go within the spare room fill from the floor up with
+        // no further condition; only the others need sorting.
+        if (lowest <= free_up_to_) {
+            filled_ += size;
+        } else {
+            above_.push_back({lowest, size});
+        }
+    }
+    bool possible(uint64_t &work);
+
+private:
+    std::vector<uint64_t> seen_;  // per section: stamp_ when last checked
+    uint64_t stamp_ = 0;
+    uint64_t free_up_to_ = 0, filled_ = 0;
+    std::vector<std::pair<uint64_t, uint64_t>> above_;  // (lowest offset, size) above free_up_to_
 };
 
 }  // namespace harena::detail

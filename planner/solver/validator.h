@@ -11,11 +11,11 @@
 namespace harena {
 
 struct Validation {
-  bool ok = true;
-  // When !ok: names the two overlapping buffers (ids, lifetimes, byte
-  // ranges), or the one that is misaligned or outside the arena, or the
-  // mismatch between arena_bytes and the highest end.
-  std::string error;
+    bool ok = true;
+    // When !ok: names the two overlapping buffers (ids, lifetimes, byte
+    // ranges), or the one that is misaligned or outside the arena, or the
+    // mismatch between arena_bytes and the highest end.
+    std::string error;
 };
 
 // Pairs are only pruned by sorting on begin time, so the cost is

@@ -35,131 +35,132 @@ constexpr const char *kUsage =
     "                  time limit: the same plan on any machine\n";
 
 struct Args {
-  std::string problem, plan_csv, plan_svg;
-  double budget_ms = -1;       // < 0: the solver's default budget
-  uint64_t search_nodes = 0;   // 0: the solver's default budget
+    std::string problem, plan_csv, plan_svg;
+    double budget_ms = -1;      // < 0: the solver's default budget
+    uint64_t search_nodes = 0;  // 0: the solver's default budget
 };
 
 [[noreturn]] void usage_error(const std::string &what) {
-  std::cerr << "harena-plan: " << what << "\n" << kUsage;
-  std::exit(2);
+    std::cerr << "harena-plan: " << what << "\n"
+              << kUsage;
+    std::exit(2);
 }
 
 Args parse(int argc, char **argv) {
-  Args args;
-  for (int i = 1; i < argc; i++) {
-    std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) usage_error(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "-h" || arg == "--help") {
-      std::cout << kUsage;
-      std::exit(0);
-    } else if (arg == "-o") {
-      args.plan_csv = value();
-    } else if (arg == "--svg") {
-      args.plan_svg = value();
-    } else if (arg == "--budget-ms") {
-      std::string v = value();
-      char *end = nullptr;
-      args.budget_ms = std::strtod(v.c_str(), &end);
-      if (v.empty() || *end != '\0' || !(args.budget_ms > 0)) usage_error("--budget-ms needs a positive number");
-    } else if (arg == "--search-nodes") {
-      std::string v = value();
-      char *end = nullptr;
-      unsigned long long nodes = std::strtoull(v.c_str(), &end, 10);
-      if (v.empty() || v[0] == '-' || *end != '\0' || nodes == 0) usage_error("--search-nodes needs a positive integer");
-      args.search_nodes = nodes;
-    } else if (!arg.empty() && arg[0] == '-') {
-      usage_error("unknown option " + arg);
-    } else if (args.problem.empty()) {
-      args.problem = arg;
-    } else {
-      usage_error("more than one problem file");
+    Args args;
+    for (int i = 1; i < argc; i++) {
+        std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage_error(arg + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "-h" || arg == "--help") {
+            std::cout << kUsage;
+            std::exit(0);
+        } else if (arg == "-o") {
+            args.plan_csv = value();
+        } else if (arg == "--svg") {
+            args.plan_svg = value();
+        } else if (arg == "--budget-ms") {
+            std::string v = value();
+            char *end = nullptr;
+            args.budget_ms = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || !(args.budget_ms > 0)) usage_error("--budget-ms needs a positive number");
+        } else if (arg == "--search-nodes") {
+            std::string v = value();
+            char *end = nullptr;
+            unsigned long long nodes = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || v[0] == '-' || *end != '\0' || nodes == 0) usage_error("--search-nodes needs a positive integer");
+            args.search_nodes = nodes;
+        } else if (!arg.empty() && arg[0] == '-') {
+            usage_error("unknown option " + arg);
+        } else if (args.problem.empty()) {
+            args.problem = arg;
+        } else {
+            usage_error("more than one problem file");
+        }
     }
-  }
-  if (args.problem.empty()) usage_error("no problem file");
-  return args;
+    if (args.problem.empty()) usage_error("no problem file");
+    return args;
 }
 
 // Writes each (path, text) with a non-empty path: all to temporary files
 // first, then renamed into place, so that a failure leaves none written.
 bool write_files(const std::vector<std::pair<std::string, std::string>> &files) {
-  std::vector<std::string> temps;
-  bool ok = true;
-  for (const auto &[path, text] : files) {
-    if (path.empty()) continue;
-    temps.push_back(path + ".tmp");
-    std::ofstream out(temps.back(), std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::cerr << "harena-plan: cannot write " << path << "\n";
-      ok = false;
-      break;
+    std::vector<std::string> temps;
+    bool ok = true;
+    for (const auto &[path, text] : files) {
+        if (path.empty()) continue;
+        temps.push_back(path + ".tmp");
+        std::ofstream out(temps.back(), std::ios::binary);
+        out << text;
+        out.flush();
+        if (!out) {
+            std::cerr << "harena-plan: cannot write " << path << "\n";
+            ok = false;
+            break;
+        }
     }
-  }
-  size_t k = 0;
-  for (const auto &[path, text] : files) {
-    if (path.empty() || k >= temps.size()) continue;
-    const std::string &temp = temps[k++];
-    if (ok && std::rename(temp.c_str(), path.c_str()) != 0) {
-      std::cerr << "harena-plan: cannot write " << path << "\n";
-      ok = false;
+    size_t k = 0;
+    for (const auto &[path, text] : files) {
+        if (path.empty() || k >= temps.size()) continue;
+        const std::string &temp = temps[k++];
+        if (ok && std::rename(temp.c_str(), path.c_str()) != 0) {
+            std::cerr << "harena-plan: cannot write " << path << "\n";
+            ok = false;
+        }
+        if (!ok) std::remove(temp.c_str());
     }
-    if (!ok) std::remove(temp.c_str());
-  }
-  return ok;
+    return ok;
 }
 
 }  // namespace
 
 int main(int argc, char **argv) {
-  Args args = parse(argc, argv);
-  try {
-    std::ifstream in(args.problem);
-    if (!in) {
-      std::cerr << "harena-plan: cannot open " << args.problem << "\n";
-      return 1;
-    }
-    harena::Problem problem = harena::read_problem_csv(in, args.problem);
+    Args args = parse(argc, argv);
+    try {
+        std::ifstream in(args.problem);
+        if (!in) {
+            std::cerr << "harena-plan: cannot open " << args.problem << "\n";
+            return 1;
+        }
+        harena::Problem problem = harena::read_problem_csv(in, args.problem);
 
-    harena::SolverOptions options;
-    if (args.budget_ms > 0) {
-      // Let the time cap, not the fixed budgets, decide when to stop.
-      options.improve_passes = UINT64_MAX;
-      options.improve_placements_per_buffer = UINT64_MAX;
-      options.search_work_per_buffer = UINT64_MAX;
-      options.time_budget_ms = args.budget_ms;
-    }
-    if (args.search_nodes > 0) {
-      // The node count alone decides when the search stops.
-      options.search_work_per_buffer = UINT64_MAX;
-      options.search_node_limit = args.search_nodes;
-      if (args.budget_ms <= 0) options.time_budget_ms = 0;
-    }
-    harena::Plan plan = harena::solve(problem, options);
-    harena::Validation validation = harena::validate(problem, plan);
-    if (!validation.ok) {
-      std::cerr << "harena-plan: internal error, the plan is invalid and was not written: " << validation.error << "\n";
-      return 3;
-    }
+        harena::SolverOptions options;
+        if (args.budget_ms > 0) {
+            // Let the time cap, not the fixed budgets, decide when to stop.
+            options.improve_passes = UINT64_MAX;
+            options.improve_placements_per_buffer = UINT64_MAX;
+            options.search_work_per_buffer = UINT64_MAX;
+            options.time_budget_ms = args.budget_ms;
+        }
+        if (args.search_nodes > 0) {
+            // The node count alone decides when the search stops.
+            options.search_work_per_buffer = UINT64_MAX;
+            options.search_node_limit = args.search_nodes;
+            if (args.budget_ms <= 0) options.time_budget_ms = 0;
+        }
+        harena::Plan plan = harena::solve(problem, options);
+        harena::Validation validation = harena::validate(problem, plan);
+        if (!validation.ok) {
+            std::cerr << "harena-plan: internal error, the plan is invalid and was not written: " << validation.error << "\n";
+            return 3;
+        }
 
-    std::printf("buffers      %zu\n", problem.buffers.size());
-    std::printf("arena bytes  %llu\n", (unsigned long long)plan.arena_bytes);
-    std::printf("lower bound  %llu\n", (unsigned long long)plan.lower_bound);
-    std::printf("ratio        %.6f\n", plan.ratio());
-    std::printf("solve time   %.3f ms\n", plan.solve_seconds * 1e3);
-    std::printf("method       %s\n", plan.method.c_str());
+        std::printf("buffers      %zu\n", problem.buffers.size());
+        std::printf("arena bytes  %llu\n", (unsigned long long)plan.arena_bytes);
+        std::printf("lower bound  %llu\n", (unsigned long long)plan.lower_bound);
+        std::printf("ratio        %.6f\n", plan.ratio());
+        std::printf("solve time   %.3f ms\n", plan.solve_seconds * 1e3);
+        std::printf("method       %s\n", plan.method.c_str());
 
-    std::ostringstream csv;
-    if (!args.plan_csv.empty()) harena::write_plan_csv(csv, problem, plan);
-    std::string svg = args.plan_svg.empty() ? "" : harena::plan_svg(problem, plan, args.problem);
-    if (!write_files({{args.plan_csv, csv.str()}, {args.plan_svg, svg}})) return 1;
-  } catch (const harena::InputError &e) {
-    std::cerr << "harena-plan: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+        std::ostringstream csv;
+        if (!args.plan_csv.empty()) harena::write_plan_csv(csv, problem, plan);
+        std::string svg = args.plan_svg.empty() ? "" : harena::plan_svg(problem, plan, args.problem);
+        if (!write_files({{args.plan_csv, csv.str()}, {args.plan_svg, svg}})) return 1;
+    } catch (const harena::InputError &e) {
+        std::cerr << "harena-plan: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
 }

@@ -22,15 +22,18 @@ constexpr uint64_t kArenaMagic = 0x68617265'6e61'0e14ULL;
 
 // Where the memory comes from; a measuring arena has none and only records
 // what planned pipelines ask for (measure.cpp).
-enum class Backing { host, device, user, measure };
+enum class Backing { host,
+                     device,
+                     user,
+                     measure };
 
 struct Frame {
     uint64_t id;
-    uint64_t offset;    // from the arena base
-    uint64_t reserved;  // bytes at offset kept for the pusher's own placement
-    bool pipeline;      // pushed by harena_pipeline_enter
+    uint64_t offset;       // from the arena base
+    uint64_t reserved;     // bytes at offset kept for the pusher's own placement
+    bool pipeline;         // pushed by harena_pipeline_enter
     uint32_t first_slice;  // the slice log's size at the push: this frame's entries follow
-    harena_scope scope; // a pipeline frame's activation on the entering thread
+    harena_scope scope;    // a pipeline frame's activation on the entering thread
 };
 
 // Debug mode only: what is allocated and not yet freed.
@@ -58,7 +61,9 @@ struct AllocationName {
     const char *name = nullptr;
     const halide_buffer_t *buffer = nullptr;
 
-    bool known() const { return name != nullptr || buffer != nullptr; }
+    bool known() const {
+        return name != nullptr || buffer != nullptr;
+    }
     std::string text() const;
 };
 
@@ -118,8 +123,8 @@ struct harena_arena {
     // when the region is replaced, so a graph captured in one region is never
     // replayed in another.
     uint64_t generation = 0;
-    void *host_block = nullptr;              // host backend
-    halide_buffer_t device_buffer{};         // device backend: the buffer the memory is bound to
+    void *host_block = nullptr;       // host backend
+    halide_buffer_t device_buffer{};  // device backend: the buffer the memory is bound to
     halide_dimension_t device_dims[2]{};
     // Device arenas while a memory checker is attached (nvtx_regions.h);
     // null otherwise, so that each hook of the allocation paths is one test.
@@ -137,13 +142,13 @@ struct harena_arena {
     std::atomic<uint32_t> attached_scopes{0};
     std::atomic<uint64_t> wanted{0};  // growing arenas: the capacity an overflow asked for
     uint64_t grows = 0;
-    std::atomic<uint64_t> evictions{0};     // buffers moved out of a popping frame
+    std::atomic<uint64_t> evictions{0};  // buffers moved out of a popping frame
     std::atomic<uint64_t> evicted_bytes{0};
     std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
     std::atomic<uint64_t> reclaim_wraps{0};     // of the reclaim count in state, every 2^12
-    uint64_t allocation_baseline = 0;  // counts at the last statistics reset
+    uint64_t allocation_baseline = 0;           // counts at the last statistics reset
     uint64_t reclaim_baseline = 0;
-    uint64_t measured_bytes = 0;             // measuring arenas: the last planned pipeline's request
+    uint64_t measured_bytes = 0;  // measuring arenas: the last planned pipeline's request
     uint64_t measured_worst_case_bytes = 0;
     uint64_t frames_pushed = 0;
     uint32_t max_depth = 0;
@@ -152,15 +157,15 @@ struct harena_arena {
 
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
 
-    harena_cuda_binding cuda{};  // what the CUDA hooks answer for this arena
-    bool owns_stream = false;    // cuda.stream was made by harena_create_cuda_stream
+    harena_cuda_binding cuda{};      // what the CUDA hooks answer for this arena
+    bool owns_stream = false;        // cuda.stream was made by harena_create_cuda_stream
     void *stream_context = nullptr;  // the context it was made in
     // A graph capture in progress (graph_cache.cpp) and what the planned
     // pipeline's entry saw of it.
     struct {
         bool active = false;
-        bool entered = false;      // a planned pipeline entered during the capture
-        bool refused = false;      // ... and declared itself not capturable
+        bool entered = false;  // a planned pipeline entered during the capture
+        bool refused = false;  // ... and declared itself not capturable
     } capture;
 
     std::mutex live_mutex;

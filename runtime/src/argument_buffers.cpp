@@ -14,7 +14,8 @@ namespace {
 
 // halide_copy_to_device accepts a NULL interface for a buffer that has one.
 const halide_device_interface_t *interface_for(const halide_buffer_t *buf, const halide_device_interface_t *iface) {
-    return iface != nullptr ? iface : buf != nullptr ? buf->device_interface : nullptr;
+    return iface != nullptr ? iface : buf != nullptr ? buf->device_interface :
+                                                       nullptr;
 }
 
 int no_interface(void *user_context, const char *function) {

@@ -6,7 +6,7 @@ namespace harena::detail {
 
 namespace {
 
-template <typename F>
+template<typename F>
 void bind(void *lib, F &f, const char *name) {
     f = reinterpret_cast<F>(dlsym(lib, name));
 }

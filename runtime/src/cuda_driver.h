@@ -22,7 +22,9 @@ struct CudaDriver {
     int (*graph_exec_destroy)(void *exec) = nullptr;
     int (*graph_destroy)(void *graph) = nullptr;
 
-    bool has_streams() const { return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize; }
+    bool has_streams() const {
+        return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;
+    }
     bool has_graphs() const {
         return begin_capture && end_capture && graph_instantiate && graph_launch && graph_exec_destroy && graph_destroy;
     }
@@ -32,7 +34,7 @@ struct CudaDriver {
 const CudaDriver *cuda_driver();
 
 // Driver constants used, as cuda.h defines them.
-constexpr unsigned kStreamNonBlocking = 1;      // CU_STREAM_NON_BLOCKING
-constexpr int kCaptureModeRelaxed = 2;          // CU_STREAM_CAPTURE_MODE_RELAXED
+constexpr unsigned kStreamNonBlocking = 1;  // CU_STREAM_NON_BLOCKING
+constexpr int kCaptureModeRelaxed = 2;      // CU_STREAM_CAPTURE_MODE_RELAXED
 
 }  // namespace harena::detail

@@ -32,8 +32,7 @@ PreviousHooks previous;
 // The arena behind a user_context, or null for anything else (checked
 // against the registry: a user's own struct is never dereferenced as one).
 harena_arena *arena_of(void *user_context) {
-    return user_context != nullptr && is_registered(user_context) ? static_cast<harena_arena *>(user_context)
-                                                                   : nullptr;
+    return user_context != nullptr && is_registered(user_context) ? static_cast<harena_arena *>(user_context) : nullptr;
 }
 
 int acquire_context(void *user_context, void **ctx, bool create) {
@@ -209,9 +208,7 @@ int harena_cuda_synchronize(harena_arena *arena) {
     const CudaDriver *d = cuda_driver();
     StreamContextScope in_context(*arena);
     const int err = d->stream_synchronize(arena->cuda.stream);
-    return err == 0 ? HARENA_OK
-                    : report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
-                                   "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
+    return err == 0 ? HARENA_OK : report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
 }
 
 }  // extern "C"

@@ -25,7 +25,7 @@ struct RawView {
 // Extents are int32, so large copies go in pieces.
 constexpr uint64_t kCopyPiece = uint64_t(1) << 30;
 
-template <typename Copy>
+template<typename Copy>
 int in_pieces(uint64_t bytes, Copy &&copy) {
     for (uint64_t done = 0; done < bytes; done += kCopyPiece) {
         const uint64_t piece = bytes - done < kCopyPiece ? bytes - done : kCopyPiece;

@@ -39,7 +39,7 @@ namespace harena::detail {
 
 namespace {
 
-template <typename T>
+template<typename T>
 void append(std::string &key, const T &value) {
     key.append(reinterpret_cast<const char *>(&value), sizeof value);
 }
@@ -230,9 +230,8 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
     if (cache == nullptr || call == nullptr || (key == nullptr && key_bytes != 0) ||
         (buffers == nullptr && buffer_count != 0) || buffer_count < 0) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
-                            cache == nullptr ? "the cache is NULL"
-                            : call == nullptr ? "the call is NULL"
-                                              : "the key or the buffer list is NULL with a nonzero size");
+                            cache == nullptr ? "the cache is NULL" : call == nullptr ? "the call is NULL" :
+                                                                                       "the key or the buffer list is NULL with a nonzero size");
     }
     if (int err = check_live(cache->arena, function, nullptr)) {
         return err;
@@ -316,8 +315,8 @@ int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *
 
 const char *harena_graph_fallback_name(int reason) {
     static const char *const names[HARENA_GRAPH_FALLBACK_REASONS] = {
-        "no stream",        "no driver",          "argument on host",  "not planned",
-        "not capturable",   "allocated",          "capture failed",    "pipeline failed"};
+        "no stream", "no driver", "argument on host", "not planned",
+        "not capturable", "allocated", "capture failed", "pipeline failed"};
     return reason >= 0 && reason < HARENA_GRAPH_FALLBACK_REASONS ? names[reason] : "unknown";
 }
 

@@ -95,12 +95,14 @@ int check(harena_arena &arena, void *uc, const GuardBand &band) {
         return HARENA_OK;
     }
     const uint8_t *last = std::find_if(std::make_reverse_iterator(seen + bytes), std::make_reverse_iterator(first),
-                                       differs).base() - 1;
+                                       differs)
+                              .base() -
+                          1;
     return report_damage(arena, uc, band, static_cast<uint64_t>(first - seen), static_cast<uint64_t>(last - seen));
 }
 
 // Checks and forgets the bands `pick` selects; the first failure is returned.
-template <typename Pick>
+template<typename Pick>
 int check_and_forget(harena_arena &arena, void *uc, Pick &&pick) {
     int result = HARENA_OK;
     auto &bands = arena.guard_bands;

@@ -34,7 +34,7 @@ using FunctionPointer = void (*)();  // NvtxFunctionPointer
 // slot for callback id i; entry 0 and one entry past the last id stay null,
 // and the size reported is the number of entries less one, i.e. the module's
 // NVTX_CBID_*_SIZE. The tool writes its functions through the entries.
-template <unsigned kCallbackIds>
+template<unsigned kCallbackIds>
 struct ModuleTable {
     FunctionPointer slots[kCallbackIds] = {};
     FunctionPointer *entries[kCallbackIds + 1] = {};
@@ -59,7 +59,7 @@ ModuleTable<7> sync_table;
 // NvtxCallbackIdCore2: NVTX_CBID_CORE2_DomainCreateA.
 constexpr unsigned kCore2DomainCreateA = 12;
 
-template <unsigned N>
+template<unsigned N>
 int hand_out(ModuleTable<N> &table, FunctionPointer ***out_table, unsigned *out_size) {
     if (out_table != nullptr) {
         *out_table = table.entries;
@@ -91,7 +91,8 @@ int get_module_function_table(int module, FunctionPointer ***out_table, unsigned
     }
 }
 
-void set_injection_nvtx_version(uint32_t) {}  // reserved by NVTX; ignored as NVTX's client does
+void set_injection_nvtx_version(uint32_t) {
+}  // reserved by NVTX; ignored as NVTX's client does
 
 // nvtxTypes.h: NvtxExportTableCallbacks and NvtxExportTableVersionInfo.
 struct ExportTableCallbacks {
@@ -171,7 +172,7 @@ intptr_t mem_slots[kMemSlotCount] = {};
 std::atomic<bool> found{false};
 bool trace_enabled = false;
 
-template <typename F>
+template<typename F>
 F slot_function(intptr_t value) {
     return value >= kFirstFunction ? reinterpret_cast<F>(value) : nullptr;
 }

@@ -30,7 +30,8 @@ int deactivate(harena_scope *scope, const char *function) {
     return HARENA_OK;
 }
 
-SuspendScopes::SuspendScopes() : saved_(innermost) {
+SuspendScopes::SuspendScopes()
+    : saved_(innermost) {
     innermost = nullptr;
 }
 

@@ -43,11 +43,13 @@ public:
     void forget(uint64_t address, uint32_t floor);
 
     // Entries so far; a frame remembers this at its push.
-    [[nodiscard]] uint32_t size() const { return size_.load(std::memory_order_acquire); }
+    [[nodiscard]] uint32_t size() const {
+        return size_.load(std::memory_order_acquire);
+    }
 
     // At a pop: calls visit(buffer, address) for each live entry from `from`
     // on, then drops them.
-    template <typename Visit>
+    template<typename Visit>
     void drain(uint32_t from, Visit &&visit) {
         const uint32_t end = size_.load(std::memory_order_acquire);
         for (uint32_t i = from; i < end; i++) {

@@ -13,10 +13,10 @@ namespace harena_corpus {
 
 struct Pipeline {
     const char *name;
-    Workload (*make)(double scale);            // host buffers at `scale` times the estimates
-    void (*write)(Workload &, int call);       // the inputs of call number `call`
-    int (*plain)(Workload &);                  // the build without the plan
-    int (*planned)(void *arena, Workload &);   // the arena build; its user_context is the arena
+    Workload (*make)(double scale);           // host buffers at `scale` times the estimates
+    void (*write)(Workload &, int call);      // the inputs of call number `call`
+    int (*plain)(Workload &);                 // the build without the plan
+    int (*planned)(void *arena, Workload &);  // the arena build; its user_context is the arena
 };
 
 // For gtest's messages: parameters print as their names.
@@ -45,12 +45,18 @@ inline float cycle(int call, std::initializer_list<float> values) {
 struct LocalLaplacianArgs {
     static Workload make(double scale);
     static void write(Workload &w, int call);
-    static int levels(const Workload &w) { return cycle(w.call, {8, 5, 11}); }
-    static float alpha(const Workload &w) { return cycle(w.call, {1.0f, 0.5f, 2.0f}); }
+    static int levels(const Workload &w) {
+        return cycle(w.call, {8, 5, 11});
+    }
+    static float alpha(const Workload &w) {
+        return cycle(w.call, {1.0f, 0.5f, 2.0f});
+    }
 };
 template<auto Plain, auto Planned>
 struct LocalLaplacian : LocalLaplacianArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]);
+    }
     static int planned(void *a, Workload &w) {
         return Planned(a, w.inputs[0], levels(w), alpha(w), 1.0f, w.outputs[0]);
     }
@@ -59,12 +65,18 @@ struct LocalLaplacian : LocalLaplacianArgs {
 struct BilateralGridArgs {
     static Workload make(double scale);
     static void write(Workload &w, int call);
-    static float r_sigma(const Workload &w) { return cycle(w.call, {0.1f, 0.15f, 0.07f}); }
+    static float r_sigma(const Workload &w) {
+        return cycle(w.call, {0.1f, 0.15f, 0.07f});
+    }
 };
 template<auto Plain, auto Planned>
 struct BilateralGrid : BilateralGridArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], r_sigma(w), w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], r_sigma(w), w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], r_sigma(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], r_sigma(w), w.outputs[0]);
+    }
 };
 
 struct HistogramEqualizeArgs {
@@ -73,30 +85,46 @@ struct HistogramEqualizeArgs {
 };
 template<auto Plain, auto Planned>
 struct HistogramEqualize : HistogramEqualizeArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.outputs[0]);
+    }
 };
 
 struct IirBlurArgs {
     static Workload make(double scale);
     static void write(Workload &w, int call);
-    static float alpha(const Workload &w) { return cycle(w.call, {0.1f, 0.25f, 0.05f}); }
+    static float alpha(const Workload &w) {
+        return cycle(w.call, {0.1f, 0.25f, 0.05f});
+    }
 };
 template<auto Plain, auto Planned>
 struct IirBlur : IirBlurArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], alpha(w), w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], alpha(w), w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], alpha(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], alpha(w), w.outputs[0]);
+    }
 };
 
 struct NlMeansArgs {
     static Workload make(double scale);
     static void write(Workload &w, int call);
-    static int patch(const Workload &w) { return cycle(w.call, {7, 5, 7}); }
-    static int search(const Workload &w) { return cycle(w.call, {7, 9, 5}); }
+    static int patch(const Workload &w) {
+        return cycle(w.call, {7, 5, 7});
+    }
+    static int search(const Workload &w) {
+        return cycle(w.call, {7, 9, 5});
+    }
 };
 template<auto Plain, auto Planned>
 struct NlMeans : NlMeansArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], patch(w), search(w), 0.12f, w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], patch(w), search(w), 0.12f, w.outputs[0]);
+    }
     static int planned(void *a, Workload &w) {
         return Planned(a, w.inputs[0], patch(w), search(w), 0.12f, w.outputs[0]);
     }
@@ -108,8 +136,12 @@ struct InterpolateArgs {
 };
 template<auto Plain, auto Planned>
 struct Interpolate : InterpolateArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.outputs[0]);
+    }
 };
 
 struct StencilChainArgs {
@@ -118,14 +150,20 @@ struct StencilChainArgs {
 };
 template<auto Plain, auto Planned>
 struct StencilChain : StencilChainArgs {
-    static int plain(Workload &w) { return Plain(w.inputs[0], w.outputs[0]); }
-    static int planned(void *a, Workload &w) { return Planned(a, w.inputs[0], w.outputs[0]); }
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.outputs[0]);
+    }
 };
 
 struct CameraPipeArgs {
     static Workload make(double scale);
     static void write(Workload &w, int call);
-    static float contrast(const Workload &w) { return cycle(w.call, {50.0f, 20.0f, 80.0f}); }
+    static float contrast(const Workload &w) {
+        return cycle(w.call, {50.0f, 20.0f, 80.0f});
+    }
 };
 template<auto Plain, auto Planned>
 struct CameraPipe : CameraPipeArgs {

@@ -33,7 +33,6 @@ using namespace harena_corpus;
 
 namespace {
 
-
 // Each device arena: room for every intermediate of the largest run (twice
 // the estimates; nl_means' patch distances for one row of its search window
 // are the largest, about 0.5 GiB). A run that needed more would fail with
@@ -54,8 +53,8 @@ struct CallCounts {
     uint64_t arena_allocations = 0;    // device allocations the override carved from an arena
     uint64_t default_allocations = 0;  // ... and passed to Halide's allocator
     uint64_t default_frees = 0;
-    int driver_allocations = 0;        // cuMemAlloc calls
-    int driver_frees = 0;              // cuMemFree calls
+    int driver_allocations = 0;  // cuMemAlloc calls
+    int driver_frees = 0;        // cuMemFree calls
 };
 
 CallCounts counted(const std::function<int()> &call) {

@@ -127,8 +127,7 @@ TEST_P(HostMaxedPipeline, MaximaGivenAsOptionsBoundThePlanAndAreEnforced) {
     wide_out.fill(NAN);
     clear_last_error();
     EXPECT_NE(p.planned(arena.get(), wide_in, 2, wide_out), 0) << p.name;
-    EXPECT_NE(last_error().find(std::string(p.name) == "level_pyramid" ? "harena.max.output.0=512"
-                                                                        : "harena.max.input.0=512"),
+    EXPECT_NE(last_error().find(std::string(p.name) == "level_pyramid" ? "harena.max.output.0=512" : "harena.max.input.0=512"),
               std::string::npos)
         << last_error();
     EXPECT_TRUE(untouched(wide_out)) << p.name;

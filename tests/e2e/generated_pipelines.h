@@ -15,7 +15,7 @@ struct GeneratedPipeline {
     const char *name;
     PlainFn plain;
     PlannedFn planned;
-    uint64_t arena_bytes;  // from the generated <name>.arena.h
+    uint64_t arena_bytes;     // from the generated <name>.arena.h
     bool capturable = false;  // <NAME>_ARENA_CAPTURABLE: a CUDA graph of one call replays it
 };
 

@@ -29,7 +29,10 @@ const GeneratedPipeline &chain() {
 
 // What the call passed to the cache does besides (or instead of) the
 // planned pipeline.
-enum class Extra { none, plain_pipeline, scratch_from_arena, sync_own_stream };
+enum class Extra { none,
+                   plain_pipeline,
+                   scratch_from_arena,
+                   sync_own_stream };
 
 struct Call {
     Extra extra;

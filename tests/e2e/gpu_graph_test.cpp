@@ -51,8 +51,8 @@ TEST_P(GpuGraph, CapturedCallsReplayBitIdenticalOnNewInputs) {
     }
     const harena_graph_stats s = graphs.stats();
     if (p.capturable) {
-        const std::vector<int> expected = {HARENA_GRAPH_RAN,      HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED,
-                                           HARENA_GRAPH_REPLAYED, HARENA_GRAPH_RAN,      HARENA_GRAPH_CAPTURED,
+        const std::vector<int> expected = {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED,
+                                           HARENA_GRAPH_REPLAYED, HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED,
                                            HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED};
         EXPECT_EQ(outcomes, expected) << p.name;
         EXPECT_EQ(s.captures, 2u);

@@ -29,7 +29,8 @@ bool mentions(const std::string &piece) {
     return last_error().find(piece) != std::string::npos;
 }
 
-enum class Path { planned, override_scope };
+enum class Path { planned,
+                  override_scope };
 
 class GpuGuard : public ::testing::TestWithParam<Path> {
 protected:
@@ -56,7 +57,9 @@ protected:
         return result != 0 ? result : end;
     }
 
-    uint64_t damaged() const { return arena->stats().guard_damaged; }
+    uint64_t damaged() const {
+        return arena->stats().guard_damaged;
+    }
 
     std::unique_ptr<harena::Arena> arena;
 };
@@ -84,8 +87,7 @@ TEST_P(GpuGuard, CorrectCallsMatchHalidesDefaultAndEveryPlantedWriteIsReported) 
             if (GetParam() == Path::planned) {
                 EXPECT_EQ(status, HARENA_ERROR_GUARD_DAMAGED);
                 EXPECT_TRUE(mentions("pipeline 'e2e_planted_overflow_cuda_arena'")) << last_error();
-                EXPECT_TRUE(mentions(o.y < 0 ? "before the first slice of its frame"
-                                             : "past the end of buffer 'written'"))
+                EXPECT_TRUE(mentions(o.y < 0 ? "before the first slice of its frame" : "past the end of buffer 'written'"))
                     << last_error();
             } else {
                 // halide_device_free's result does not reach the caller when

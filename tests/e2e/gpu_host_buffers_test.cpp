@@ -26,7 +26,9 @@ using namespace harena_test;
 namespace {
 
 struct Way {
-    explicit Way(int n) : in(n, n), out(n, n) {}
+    explicit Way(int n)
+        : in(n, n), out(n, n) {
+    }
     Buffer<float> in, out;
 };
 

@@ -32,11 +32,15 @@ public:
         o.guard_bytes = kPlantedBand;
         EXPECT_EQ(harena_create(nullptr, nullptr, 4 << 20, &o, &arena_), HARENA_OK) << harena_last_error();
     }
-    ~Arena() { EXPECT_EQ(harena_destroy(arena_), HARENA_OK) << harena_last_error(); }
+    ~Arena() {
+        EXPECT_EQ(harena_destroy(arena_), HARENA_OK) << harena_last_error();
+    }
     Arena(const Arena &) = delete;
     Arena &operator=(const Arena &) = delete;
 
-    harena_arena *get() const { return arena_; }
+    harena_arena *get() const {
+        return arena_;
+    }
     harena_stats stats() const {
         harena_stats s{};
         EXPECT_EQ(harena_get_stats(arena_, &s), HARENA_OK);

@@ -16,7 +16,9 @@ public:
     ~HostArena();
     HostArena(const HostArena &) = delete;
     HostArena &operator=(const HostArena &) = delete;
-    harena_arena *get() const { return arena_; }
+    harena_arena *get() const {
+        return arena_;
+    }
     uint64_t high_water() const;
     uint32_t frame_depth() const;
 

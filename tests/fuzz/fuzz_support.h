@@ -10,25 +10,31 @@
 #include <cstdio>
 #include <cstdlib>
 
-#define FUZZ_CHECK(condition, ...)                                                         \
-    do {                                                                                   \
-        if (!(condition)) {                                                                \
+#define FUZZ_CHECK(condition, ...)                                                               \
+    do {                                                                                         \
+        if (!(condition)) {                                                                      \
             std::fprintf(stderr, "%s:%d: check failed: %s\n  ", __FILE__, __LINE__, #condition); \
-            std::fprintf(stderr, __VA_ARGS__);                                             \
-            std::fprintf(stderr, "\n");                                                    \
-            std::abort();                                                                  \
-        }                                                                                  \
+            std::fprintf(stderr, __VA_ARGS__);                                                   \
+            std::fprintf(stderr, "\n");                                                          \
+            std::abort();                                                                        \
+        }                                                                                        \
     } while (0)
 
 namespace harena_fuzz {
 
 class ByteReader {
 public:
-    ByteReader(const uint8_t *data, size_t size) : data_(data), size_(size) {}
+    ByteReader(const uint8_t *data, size_t size)
+        : data_(data), size_(size) {
+    }
 
-    bool empty() const { return position_ >= size_; }
+    bool empty() const {
+        return position_ >= size_;
+    }
 
-    uint8_t byte() { return position_ < size_ ? data_[position_++] : 0; }
+    uint8_t byte() {
+        return position_ < size_ ? data_[position_++] : 0;
+    }
 
     // Little-endian, `bytes` bytes (at most 8).
     uint64_t bits(int bytes) {
@@ -41,7 +47,11 @@ public:
 
     // A value in [0, n), n > 0, from one byte when n <= 256, two when
     // n <= 65536, eight otherwise.
-    uint64_t below(uint64_t n) { return (n <= 256 ? byte() : n <= 65536 ? bits(2) : bits(8)) % n; }
+    uint64_t below(uint64_t n) {
+        return (n <= 256 ? byte() : n <= 65536 ? bits(2) :
+                                                 bits(8)) %
+               n;
+    }
 
 private:
     const uint8_t *data_;

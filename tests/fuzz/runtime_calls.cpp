@@ -20,22 +20,50 @@ bool debug_forced() {
 void RuntimeCalls::run() {
     for (int calls = 0; calls < kMaxCalls && !in_.empty(); calls++) {
         switch (in_.byte() % 16) {
-        case 0: create(); break;
-        case 1: destroy(); break;
-        case 2: push(); break;
-        case 3: pop(); break;
+        case 0:
+            create();
+            break;
+        case 1:
+            destroy();
+            break;
+        case 2:
+            push();
+            break;
+        case 3:
+            pop();
+            break;
         case 4:
-        case 5: alloc(); break;
-        case 6: free(); break;
-        case 7: begin_scope(false); break;
-        case 8: begin_scope(true); break;
-        case 9: end_scope(static_cast<int>(in_.below(kScopes))); break;
-        case 10: alloc_buffer(); break;
-        case 11: reset_stats(); break;
-        case 12: shrink_to_fit(); break;
+        case 5:
+            alloc();
+            break;
+        case 6:
+            free();
+            break;
+        case 7:
+            begin_scope(false);
+            break;
+        case 8:
+            begin_scope(true);
+            break;
+        case 9:
+            end_scope(static_cast<int>(in_.below(kScopes)));
+            break;
+        case 10:
+            alloc_buffer();
+            break;
+        case 11:
+            reset_stats();
+            break;
+        case 12:
+            shrink_to_fit();
+            break;
         case 13:
-        case 14: query(); break;
-        default: misuse(); break;
+        case 14:
+            query();
+            break;
+        default:
+            misuse();
+            break;
         }
         check_state();
     }
@@ -48,14 +76,30 @@ uint64_t RuntimeCalls::request() {
     const uint8_t kind = in_.byte();
     uint64_t v = 0;
     switch (kind % 8) {
-    case 0: v = 0; break;
-    case 1: v = in_.byte(); break;
-    case 2: v = in_.bits(2); break;
-    case 3: v = in_.bits(3); break;
-    case 4: v = left - (left > 0 ? in_.below(left < 256 ? left : 256) : 0); break;
-    case 5: v = left + 1 + in_.byte(); break;
-    case 6: v = UINT64_MAX - in_.byte(); break;
-    default: v = kMaxCapacity - 128 + in_.byte(); break;
+    case 0:
+        v = 0;
+        break;
+    case 1:
+        v = in_.byte();
+        break;
+    case 2:
+        v = in_.bits(2);
+        break;
+    case 3:
+        v = in_.bits(3);
+        break;
+    case 4:
+        v = left - (left > 0 ? in_.below(left < 256 ? left : 256) : 0);
+        break;
+    case 5:
+        v = left + 1 + in_.byte();
+        break;
+    case 6:
+        v = UINT64_MAX - in_.byte();
+        break;
+    default:
+        v = kMaxCapacity - 128 + in_.byte();
+        break;
     }
     if (model_.grow && v > kGrowRequestLimit && v <= kMaxCapacity) {
         v = kGrowRequestLimit - in_.byte();

@@ -22,7 +22,9 @@ namespace harena_fuzz {
 
 class RuntimeCalls {
 public:
-    RuntimeCalls(const uint8_t *data, size_t size) : in_(data, size) {}
+    RuntimeCalls(const uint8_t *data, size_t size)
+        : in_(data, size) {
+    }
 
     // Runs the calls the input describes, at most kMaxCalls.
     void run();

@@ -52,8 +52,8 @@ struct ArenaModel {
     std::vector<ModelFrame> frames;
     std::vector<ModelAllocation> live;  // allocated, not yet freed, in frames still pushed
     uint64_t next_frame_id = 1;
-    uint32_t attached = 0;     // attached scopes
-    uint64_t wanted = 0;       // growing arenas: the capacity the largest overflow asked for
+    uint32_t attached = 0;  // attached scopes
+    uint64_t wanted = 0;    // growing arenas: the capacity the largest overflow asked for
     bool fallback_noticed = false;
 
     // Statistics (harena_stats).
@@ -66,7 +66,9 @@ struct ArenaModel {
 
     // Exact: request 0 takes one alignment unit; more than 2^64 reads as UINT64_MAX.
     uint64_t aligned_size(uint64_t bytes) const;
-    bool idle() const { return frames.empty() && attached == 0; }
+    bool idle() const {
+        return frames.empty() && attached == 0;
+    }
 
     // Each returns what the call must produce and, where it succeeds, applies
     // its effect. `scope` is the slot of a scope pushing its frame, -1 otherwise.

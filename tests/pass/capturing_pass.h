@@ -22,7 +22,9 @@ inline harena::PassOptions quiet() {
 
 class CapturingPass : public Halide::Internal::IRMutator {
 public:
-    CapturingPass(harena::PassOptions o, Lowered *out) : options(std::move(o)), out(out) {}
+    CapturingPass(harena::PassOptions o, Lowered *out)
+        : options(std::move(o)), out(out) {
+    }
     using Halide::Internal::IRMutator::mutate;
     Halide::Internal::Stmt mutate(const Halide::Internal::Stmt &s) override {
         out->stmt = harena::plan_arena(s, options, &out->report);

@@ -81,7 +81,9 @@ uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::strin
 // The arena's answer to harena_pipeline_guard_bytes, in place of the call.
 class AnswerGuardBytes : public IRMutator {
 public:
-    explicit AnswerGuardBytes(uint64_t b) : bytes(b) {}
+    explicit AnswerGuardBytes(uint64_t b)
+        : bytes(b) {
+    }
     uint64_t bytes;
     using IRMutator::visit;
     Expr visit(const Call *op) override {

@@ -30,8 +30,12 @@ struct Frame {
     std::map<std::string, uint64_t> lets;
     uint64_t needed = 0, worst_case = 0;
     std::map<std::string, Halide::Expr> known;  // every name above, folded
-    [[nodiscard]] uint64_t size(int i) const { return lets.at("harena.size." + std::to_string(i)); }
-    [[nodiscard]] uint64_t offset(int i) const { return lets.at("harena.offset." + std::to_string(i)); }
+    [[nodiscard]] uint64_t size(int i) const {
+        return lets.at("harena.size." + std::to_string(i));
+    }
+    [[nodiscard]] uint64_t offset(int i) const {
+        return lets.at("harena.offset." + std::to_string(i));
+    }
     // `e` (of an unsigned or signed integer type) in this call, with `more`
     // (loop variables, say) on top.
     [[nodiscard]] int64_t evaluate(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &more = {}) const;

@@ -199,9 +199,7 @@ TEST(PassLoweredEstimates, AStageInsideALoopOverAScalarsRangeGetsAnEntryBound) {
     for (int extent : {10, 100, 1000}) {
         const int levels_now = 3;
         harena_test::Frame f = harena_test::evaluate_frame(
-            low.stmt, {{"levels", make_const(Int(32), levels_now)}, {out.name() + ".extent.0", make_const(Int(32), extent)},
-                       {out.name() + ".min.0", make_const(Int(32), 0)}, {"input.min.0", make_const(Int(32), 0)},
-                       {"input.extent.0", make_const(Int(32), 64)}});
+            low.stmt, {{"levels", make_const(Int(32), levels_now)}, {out.name() + ".extent.0", make_const(Int(32), extent)}, {out.name() + ".min.0", make_const(Int(32), 0)}, {"input.min.0", make_const(Int(32), 0)}, {"input.extent.0", make_const(Int(32), 64)}});
         // What g takes in each iteration r of the loop, and the largest of them
         // (g covers the most at r = 0): the frame reserves exactly that.
         int64_t largest = 0;

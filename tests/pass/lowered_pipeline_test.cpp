@@ -69,7 +69,8 @@ TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
     // Both buffers are created bound to their slices of the frame, at offsets
     // computed for this run's sizes where the frame opens.
     for (const char *offset : {"harena.base + harena.offset.0", "harena.base + harena.offset.1"}) {
-        EXPECT_NE(text.find(offset), std::string::npos) << offset << "\n" << text;
+        EXPECT_NE(text.find(offset), std::string::npos) << offset << "\n"
+                                                        << text;
     }
     EXPECT_LT(text.find("let harena.offset.0"), text.find("harena_pipeline_enter")) << text;
     EXPECT_NE(text.find("halide_cuda_device_interface()"), std::string::npos);
@@ -85,7 +86,8 @@ TEST(PassLowered, CudaChainTakesArgumentBuffersDeviceMemoryOutsideTheFrame) {
     EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_argument_copy_to_device"), 2) << text;
     for (const char *argument : {"harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)input.buffer",
                                  "harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)out"}) {
-        EXPECT_NE(text.find(argument), std::string::npos) << argument << "\n" << text;
+        EXPECT_NE(text.find(argument), std::string::npos) << argument << "\n"
+                                                          << text;
     }
 }
 

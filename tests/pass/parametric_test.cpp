@@ -181,8 +181,7 @@ TEST(PassParametric, EveryPlannedSizeCountsAsAtLeastOneAlignmentUnit) {
 TEST(PassParametric, ThreeBuffersAliveTogetherStayApartInEveryCallAndEachOffsetNamesOnlyWhatDecidesIt) {
     Parameter w = scalar("w");
     w.set_estimate(100);
-    Stmt s = heap("a", var(w), heap("b", var(w) * 2, heap("c", var(w) * 3,
-                                                            Block::make({store("a"), store("b"), store("c")}))));
+    Stmt s = heap("a", var(w), heap("b", var(w) * 2, heap("c", var(w) * 3, Block::make({store("a"), store("b"), store("c")}))));
     PassReport r;
     Stmt out = plan_arena(s, quiet(), &r);
     ASSERT_EQ(r.planned_count(), 3);

@@ -97,8 +97,8 @@ int fake_buffer_copy(void *, halide_buffer_t *src, const halide_device_interface
         return halide_error_code_incompatible_device_interface;
     }
     std::memcpy(to, from, src->size_in_bytes());
-    (from_host ? fake_driver().host_to_device_copies
-               : to_host ? fake_driver().device_to_host_copies : fake_driver().device_copies)++;
+    (from_host ? fake_driver().host_to_device_copies : to_host ? fake_driver().device_to_host_copies :
+                                                                 fake_driver().device_copies)++;
     return 0;
 }
 

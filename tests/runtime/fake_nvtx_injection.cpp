@@ -111,7 +111,8 @@ void *domain_create_a(const char *name) {
     return &the_domain;
 }
 
-void domain_destroy(void *) {}
+void domain_destroy(void *) {
+}
 
 void *heap_register(void *domain, const MemHeapDesc *desc) {
     check(desc->ext_compat_id == kCompatIdMem, "heap: extCompatID");
@@ -138,8 +139,8 @@ void regions_register(void *domain, const MemRegionsRegisterBatch *batch) {
     const auto *ranges = static_cast<const MemVirtualRangeDesc *>(batch->region_desc_elements);
     for (size_t i = 0; i < batch->region_count; i++) {
         recorded().events.push_back(FakeNvtxEvent{FakeNvtxEvent::region_register, domain, batch->heap,
-                                             address_of(ranges[i].ptr), ranges[i].size,
-                                             static_cast<uint32_t>(batch->region_count)});
+                                                  address_of(ranges[i].ptr), ranges[i].size,
+                                                  static_cast<uint32_t>(batch->region_count)});
     }
 }
 
@@ -150,12 +151,12 @@ void regions_unregister(void *domain, const MemRegionsUnregisterBatch *batch) {
     check(batch->ref_element_size == 8, "regions unregister: refElementSize");
     for (size_t i = 0; i < batch->ref_count; i++) {
         recorded().events.push_back(FakeNvtxEvent{FakeNvtxEvent::region_unregister, domain, nullptr,
-                                             address_of(batch->ref_elements[i]), 0,
-                                             static_cast<uint32_t>(batch->ref_count)});
+                                                  address_of(batch->ref_elements[i]), 0,
+                                                  static_cast<uint32_t>(batch->ref_count)});
     }
 }
 
-template <typename F>
+template<typename F>
 FunctionPointer erase(F f) {
     return reinterpret_cast<FunctionPointer>(f);
 }
@@ -197,7 +198,7 @@ __attribute__((visibility("default"))) int InitializeInjectionNvtx2(const void *
                 *table[i] = unexpected_call;
             }
         }
-        if (module == 5) {  // NVTX_CB_MODULE_CORE2
+        if (module == 5) {                        // NVTX_CB_MODULE_CORE2
             *table[12] = erase(domain_create_a);  // NVTX_CBID_CORE2_DomainCreateA
             *table[14] = erase(domain_destroy);   // NVTX_CBID_CORE2_DomainDestroy
         }

@@ -10,7 +10,10 @@
 namespace harena_test {
 
 struct FakeNvtxEvent {
-    enum Kind { heap_register, heap_unregister, region_register, region_unregister } kind;
+    enum Kind { heap_register,
+                heap_unregister,
+                region_register,
+                region_unregister } kind;
     void *domain;
     void *heap;
     uint64_t address;  // heap_register, region_register, region_unregister

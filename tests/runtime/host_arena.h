@@ -55,7 +55,9 @@ struct TestArena {
 };
 
 struct HostArena : TestArena {
-    explicit HostArena(uint64_t capacity, harena_options options = defaults()) : TestArena(capacity, options, nullptr) {}
+    explicit HostArena(uint64_t capacity, harena_options options = defaults())
+        : TestArena(capacity, options, nullptr) {
+    }
 };
 
 // The message of the last error reported on this thread contains every piece.

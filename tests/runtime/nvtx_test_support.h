@@ -44,7 +44,8 @@ struct HostMemoryDevice {
 // A device arena over HostMemoryDevice, growing when `grow` is set.
 struct DeviceArena : TestArena {
     explicit DeviceArena(uint64_t capacity, int32_t grow = 0)
-        : TestArena(capacity, with_grow(grow), HostMemoryDevice::interface()) {}
+        : TestArena(capacity, with_grow(grow), HostMemoryDevice::interface()) {
+    }
 
     static harena_options with_grow(int32_t grow) {
         harena_options options = defaults();

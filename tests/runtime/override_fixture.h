@@ -21,7 +21,9 @@ struct Buf {
         buf.dimensions = 2;
         buf.dim = dim;
     }
-    uint64_t bytes() const { return buf.size_in_bytes(); }
+    uint64_t bytes() const {
+        return buf.size_in_bytes();
+    }
     halide_dimension_t dim[2];
     halide_buffer_t buf{};
 };

@@ -129,7 +129,9 @@ struct FakeBackendInstalled {
         fake = FakeDriver{};
         harena::detail::set_graph_backend(&kFakeBackend);
     }
-    ~FakeBackendInstalled() { harena::detail::set_graph_backend(nullptr); }
+    ~FakeBackendInstalled() {
+        harena::detail::set_graph_backend(nullptr);
+    }
     FakeBackendInstalled(const FakeBackendInstalled &) = delete;
     FakeBackendInstalled &operator=(const FakeBackendInstalled &) = delete;
 };
@@ -207,7 +209,7 @@ TEST_F(GraphCacheTest, TheLeastRecentlyUsedGraphGoesFirstAndNoneLeaks) {
         run(1, k);
     }
     EXPECT_EQ(run(1, 1), HARENA_GRAPH_REPLAYED);  // k = 2 is now the least recent
-    run(1, 5);                                     // a third key: evicts k = 2
+    run(1, 5);                                    // a third key: evicts k = 2
     EXPECT_EQ(run(1, 1), HARENA_GRAPH_REPLAYED);
     EXPECT_EQ(run(1, 2), HARENA_GRAPH_RAN);
     EXPECT_EQ(graphs.stats().evictions, 1u);

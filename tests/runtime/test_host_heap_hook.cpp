@@ -19,7 +19,8 @@ const int kValues[] = {1, 5, 17, 3, 32, 2};
 
 class HostHeapHook : public ::testing::Test {
 protected:
-    HostHeapHook() : input(kWidth) {
+    HostHeapHook()
+        : input(kWidth) {
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> value(-1.0f, 1.0f);
         input.for_each_value([&](float &v) { v = value(rng); });

@@ -20,7 +20,9 @@ namespace {
 // The runtime reads NVTX_INJECTION64_PATH once, at its first device arena.
 class PointAtFakeTool : public ::testing::Environment {
 public:
-    void SetUp() override { setenv("NVTX_INJECTION64_PATH", kFakeNvtxPath, 1); }
+    void SetUp() override {
+        setenv("NVTX_INJECTION64_PATH", kFakeNvtxPath, 1);
+    }
 };
 const auto *const environment = ::testing::AddGlobalTestEnvironment(new PointAtFakeTool);
 
@@ -39,7 +41,9 @@ FakeNvtxLog &tool() {
 
 class Nvtx : public ::testing::Test {
 protected:
-    void SetUp() override { mark_ = tool().events.size(); }
+    void SetUp() override {
+        mark_ = tool().events.size();
+    }
 
     void TearDown() override {
         EXPECT_TRUE(tool().errors.empty()) << tool().errors.front();

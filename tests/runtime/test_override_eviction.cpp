@@ -21,7 +21,8 @@ namespace {
 
 // A dense float buffer with host memory, as a caller passes an input or output.
 struct HostBuf {
-    explicit HostBuf(int extent0, int extent1 = 1) : values(static_cast<size_t>(extent0) * extent1) {
+    explicit HostBuf(int extent0, int extent1 = 1)
+        : values(static_cast<size_t>(extent0) * extent1) {
         dim[0] = halide_dimension_t{0, extent0, 1, 0};
         dim[1] = halide_dimension_t{0, extent1, extent0, 0};
         buf.type = halide_type_of<float>();
@@ -36,7 +37,9 @@ struct HostBuf {
         }
         buf.set_host_dirty(true);
     }
-    const float *device_values() const { return reinterpret_cast<const float *>(buf.device); }
+    const float *device_values() const {
+        return reinterpret_cast<const float *>(buf.device);
+    }
     bool device_holds(float first) const {
         for (size_t i = 0; i < values.size(); i++) {
             if (device_values()[i] != first + static_cast<float>(i)) {
@@ -52,14 +55,20 @@ struct HostBuf {
 
 // An intermediate: device only, allocated and freed inside one call.
 struct Intermediate : HostBuf {
-    explicit Intermediate(int extent0, int extent1 = 1) : HostBuf(extent0, extent1) { buf.host = nullptr; }
-    void scribble() { std::memset(reinterpret_cast<void *>(buf.device), 0xA5, buf.size_in_bytes()); }
+    explicit Intermediate(int extent0, int extent1 = 1)
+        : HostBuf(extent0, extent1) {
+        buf.host = nullptr;
+    }
+    void scribble() {
+        std::memset(reinterpret_cast<void *>(buf.device), 0xA5, buf.size_in_bytes());
+    }
 };
 
 class Eviction : public ::testing::Test {
 protected:
     explicit Eviction(const harena::Options &options = {}, uint64_t capacity = 1 << 20)
-        : arena(harena::Arena::device(fake_device_interface(), capacity, options)) {}
+        : arena(harena::Arena::device(fake_device_interface(), capacity, options)) {
+    }
 
     // The arena's own memory, a default-path allocation, is not under test.
     void SetUp() override {
@@ -281,13 +290,17 @@ harena::Options debug_mode() {
 
 class EvictionInDebugMode : public Eviction {
 protected:
-    EvictionInDebugMode() : Eviction(debug_mode()) {}
+    EvictionInDebugMode()
+        : Eviction(debug_mode()) {
+    }
 };
 
 // Room for more buffers than the record of bound slices holds.
 class EvictionInALargeArena : public Eviction {
 protected:
-    EvictionInALargeArena() : Eviction({}, 4 << 20) {}
+    EvictionInALargeArena()
+        : Eviction({}, 4 << 20) {
+    }
 };
 
 }  // namespace
@@ -347,7 +360,7 @@ TEST(EvictionAndGrowth, ABufferMovedOutOfAFrameStaysValidWhenTheArenaGrows) {
     {
         harena::Scope scope(arena);
         ASSERT_EQ(halide_copy_to_device(nullptr, &input.buf, fake_device_interface()), 0);
-        Intermediate big(2048);  // 8 KiB: does not fit, falls back and asks for room
+        Intermediate big(2048);              // 8 KiB: does not fit, falls back and asks for room
         testing::internal::CaptureStdout();  // the fallback's one-time notice
         ASSERT_EQ(halide_device_malloc(nullptr, &big.buf, fake_device_interface()), 0);
         (void)testing::internal::GetCapturedStdout();

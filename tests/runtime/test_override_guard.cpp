@@ -25,21 +25,27 @@ struct DeviceBuf {
         buf.dimensions = 2;
         buf.dim = dim;
     }
-    uint8_t *device_bytes() const { return reinterpret_cast<uint8_t *>(buf.device); }
+    uint8_t *device_bytes() const {
+        return reinterpret_cast<uint8_t *>(buf.device);
+    }
     halide_dimension_t dim[2];
     halide_buffer_t buf{};
 };
 
 class OverrideGuard : public ::testing::Test {
 protected:
-    OverrideGuard() : arena(harena::Arena::device(fake_device_interface(), 1 << 20, guarded())) {}
+    OverrideGuard()
+        : arena(harena::Arena::device(fake_device_interface(), 1 << 20, guarded())) {
+    }
 
     static harena::Options guarded() {
         harena::Options o;
         o.guard = true;
         return o;
     }
-    void SetUp() override { harena_test::reset_fake_driver(); }
+    void SetUp() override {
+        harena_test::reset_fake_driver();
+    }
 
     harena::Arena arena;
 };

@@ -1,7 +1,7 @@
 #include "host_arena.h"
 
-using harena_test::HostArena;
 using harena_test::dummy_interface;
+using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
 TEST(RuntimePipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {

@@ -2,8 +2,8 @@
 
 #include "host_arena.h"
 
-using harena_test::HostArena;
 using harena_test::dummy_interface;
+using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
 TEST(RuntimeScope, BeginPushesAndActivatesEndPopsAndDeactivates) {

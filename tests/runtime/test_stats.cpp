@@ -62,7 +62,8 @@ TEST(RuntimeStats, FormatNamesEveryFigure) {
     text.resize(static_cast<size_t>(length));
     for (const char *piece : {"host memory", "capacity       1048576 bytes (1.00 MiB)", "in use         3072 bytes",
                               "high water", "allocations    1", "frames pushed  1", "overflows      0"}) {
-        EXPECT_NE(text.find(piece), std::string::npos) << piece << " missing from:\n" << text;
+        EXPECT_NE(text.find(piece), std::string::npos) << piece << " missing from:\n"
+                                                       << text;
     }
     char small[16];
     EXPECT_EQ(harena_format_stats(a.arena, small, sizeof(small)), length);

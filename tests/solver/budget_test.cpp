@@ -17,54 +17,58 @@ using testing::solve_checked;
 // Options whose improvement budget is `scale` units: squeaky-wheel
 // placements per buffer and, for the exact search, 300 nodes.
 SolverOptions budget(uint64_t scale) {
-  SolverOptions options;
-  options.time_budget_ms = 0;
-  options.good_enough_ratio = 1.0;
-  options.improve_placements_per_buffer = scale;
-  options.search_work_per_buffer = UINT64_MAX;
-  options.search_node_limit = 300 * scale;
-  return options;
+    SolverOptions options;
+    options.time_budget_ms = 0;
+    options.good_enough_ratio = 1.0;
+    options.improve_placements_per_buffer = scale;
+    options.search_work_per_buffer = UINT64_MAX;
+    options.search_node_limit = 300 * scale;
+    return options;
 }
 
 // 200 problems that greedy passes rarely solve: small random ones (where the
 // exact search runs), packings whose optimum is the bound, and random
 // lifetimes of a few hundred buffers (where only the squeaky wheel runs).
 Problem problem_number(int k) {
-  std::mt19937_64 rng(uint64_t(k) * 7919 + 1);
-  switch (k % 4) {
-    case 0: return testing::random_problem(rng, 10 + size_t(k % 37));
-    case 1: return instances::perfect_packing(20 + size_t(k % 41), uint64_t(k));
-    case 2: return instances::cut_square(30 + size_t(k % 29), uint64_t(k), k % 8 == 2);
-    default: return instances::uniform_random(600 + size_t(k % 5) * 10, uint64_t(k));
-  }
+    std::mt19937_64 rng(uint64_t(k) * 7919 + 1);
+    switch (k % 4) {
+    case 0:
+        return testing::random_problem(rng, 10 + size_t(k % 37));
+    case 1:
+        return instances::perfect_packing(20 + size_t(k % 41), uint64_t(k));
+    case 2:
+        return instances::cut_square(30 + size_t(k % 29), uint64_t(k), k % 8 == 2);
+    default:
+        return instances::uniform_random(600 + size_t(k % 5) * 10, uint64_t(k));
+    }
 }
 
 TEST(SolverBudget, TwiceTheBudgetIsNeverWorse) {
-  int better = 0;
-  for (int k = 0; k < 200; k++) {
-    SCOPED_TRACE("problem " + std::to_string(k));
-    Problem p = problem_number(k);
-    uint64_t previous = UINT64_MAX;
-    for (uint64_t scale : {1, 2, 4}) {
-      Plan plan = solve_checked(p, budget(scale));
-      EXPECT_LE(plan.arena_bytes, previous) << "budget x" << scale;
-      better += plan.arena_bytes < previous && previous != UINT64_MAX;
-      previous = plan.arena_bytes;
+    int better = 0;
+    for (int k = 0; k < 200; k++) {
+        SCOPED_TRACE("problem " + std::to_string(k));
+        Problem p = problem_number(k);
+        uint64_t previous = UINT64_MAX;
+        for (uint64_t scale : {1, 2, 4}) {
+            Plan plan = solve_checked(p, budget(scale));
+            EXPECT_LE(plan.arena_bytes, previous) << "budget x" << scale;
+            better += plan.arena_bytes < previous && previous != UINT64_MAX;
+            previous = plan.arena_bytes;
+        }
+        if (::testing::Test::HasFailure()) return;
     }
-    if (::testing::Test::HasFailure()) return;
-  }
-  // The budgets matter: otherwise this would test nothing.
-  EXPECT_GT(better, 20);
+    // The budgets matter: otherwise this would test nothing.
+    EXPECT_GT(better, 20);
 }
 
 TEST(SolverBudget, NodeLimitGivesTheSamePlanWhateverTheWorkBudget) {
-  // With the node limit binding, the work budget (which counts operations
-  // of varying cost) and the machine play no part.
-  Problem p = instances::cut_square(120, 3, true);
-  SolverOptions a = budget(2), b = budget(2);
-  b.search_work_per_buffer = uint64_t(1) << 40;
-  Plan pa = solve_checked(p, a), pb = solve_checked(p, b);
-  EXPECT_EQ(pa.offsets, pb.offsets);
+    // With the node limit binding, the work budget (which counts operations
+    // of varying cost) and the machine play no part.
+    Problem p = instances::cut_square(120, 3, true);
+    SolverOptions a = budget(2), b = budget(2);
+    b.search_work_per_buffer = uint64_t(1) << 40;
+    Plan pa = solve_checked(p, a), pb = solve_checked(p, b);
+    EXPECT_EQ(pa.offsets, pb.offsets);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 namespace harena_test {
 
-template <typename Param>
+template<typename Param>
 class CudaTestWithParam : public ::testing::TestWithParam<Param> {
 protected:
     void SetUp() override {

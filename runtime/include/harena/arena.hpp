@@ -14,8 +14,12 @@ namespace harena {
 
 class Error : public std::runtime_error {
 public:
-    Error(int code, const std::string &message) : std::runtime_error(message), code_(code) {}
-    [[nodiscard]] int code() const noexcept { return code_; }
+    Error(int code, const std::string &message)
+        : std::runtime_error(message), code_(code) {
+    }
+    [[nodiscard]] int code() const noexcept {
+        return code_;
+    }
 
 private:
     int code_;
@@ -101,7 +105,9 @@ public:
 
     Arena(const Arena &) = delete;
     Arena &operator=(const Arena &) = delete;
-    Arena(Arena &&other) noexcept : arena_(std::exchange(other.arena_, nullptr)) {}
+    Arena(Arena &&other) noexcept
+        : arena_(std::exchange(other.arena_, nullptr)) {
+    }
     Arena &operator=(Arena &&other) noexcept {
         if (this != &other) {
             release();
@@ -109,30 +115,46 @@ public:
         }
         return *this;
     }
-    ~Arena() { release(); }
+    ~Arena() {
+        release();
+    }
 
     // The C handle; also the user_context a planned pipeline takes.
-    [[nodiscard]] harena_arena *get() const noexcept { return arena_; }
+    [[nodiscard]] harena_arena *get() const noexcept {
+        return arena_;
+    }
 
     [[nodiscard]] harena_info info() const {
         harena_info i;
         detail::check(harena_get_info(arena_, &i));
         return i;
     }
-    [[nodiscard]] std::uint64_t capacity() const { return info().capacity; }
-    [[nodiscard]] std::uint64_t base() const { return info().base; }
-    [[nodiscard]] std::uint64_t alignment() const { return info().alignment; }
-    [[nodiscard]] const halide_device_interface_t *device_interface() const { return info().device_interface; }
+    [[nodiscard]] std::uint64_t capacity() const {
+        return info().capacity;
+    }
+    [[nodiscard]] std::uint64_t base() const {
+        return info().base;
+    }
+    [[nodiscard]] std::uint64_t alignment() const {
+        return info().alignment;
+    }
+    [[nodiscard]] const halide_device_interface_t *device_interface() const {
+        return info().device_interface;
+    }
 
     [[nodiscard]] Stats stats() const {
         Stats s;
         detail::check(harena_get_stats(arena_, &s));
         return s;
     }
-    void reset_stats() { detail::check(harena_reset_stats(arena_)); }
+    void reset_stats() {
+        detail::check(harena_reset_stats(arena_));
+    }
     // Gives back what the largest use since creation or the last reset_stats
     // did not need; only between runs (no frame pushed, no scope attached).
-    void shrink_to_fit() { detail::check(harena_shrink_to_fit(arena_)); }
+    void shrink_to_fit() {
+        detail::check(harena_shrink_to_fit(arena_));
+    }
     [[nodiscard]] std::string stats_string() const {
         const int length = harena_format_stats(arena_, nullptr, 0);
         detail::check(length < 0 ? length : HARENA_OK);
@@ -149,17 +171,23 @@ public:
         detail::check(harena_alloc(arena_, bytes, name, &address));
         return address;
     }
-    void deallocate(std::uint64_t address, std::uint64_t bytes) { detail::check(harena_free(arena_, address, bytes)); }
+    void deallocate(std::uint64_t address, std::uint64_t bytes) {
+        detail::check(harena_free(arena_, address, bytes));
+    }
 
     [[nodiscard]] Frame push(std::uint64_t reserve_bytes = 0) {
         Frame f{};
         detail::check(harena_push(arena_, reserve_bytes, &f));
         return f;
     }
-    void pop(const Frame &frame) { detail::check(harena_pop(arena_, frame)); }
+    void pop(const Frame &frame) {
+        detail::check(harena_pop(arena_, frame));
+    }
 
 private:
-    explicit Arena(harena_arena *arena) noexcept : arena_(arena) {}
+    explicit Arena(harena_arena *arena) noexcept
+        : arena_(arena) {
+    }
 
     [[nodiscard]] static Arena create(void *user_context, const halide_device_interface_t *device_interface,
                                       std::uint64_t capacity, const Options &options) {
@@ -190,9 +218,15 @@ public:
     struct Attach {};
     static constexpr Attach attach{};
 
-    explicit Scope(Arena &arena) { detail::check(harena_scope_begin(&scope_, arena.get())); }
-    Scope(Arena &arena, Attach) { detail::check(harena_scope_attach(&scope_, arena.get())); }
-    ~Scope() { (void)harena_scope_end(&scope_); }
+    explicit Scope(Arena &arena) {
+        detail::check(harena_scope_begin(&scope_, arena.get()));
+    }
+    Scope(Arena &arena, Attach) {
+        detail::check(harena_scope_attach(&scope_, arena.get()));
+    }
+    ~Scope() {
+        (void)harena_scope_end(&scope_);
+    }
 
     Scope(const Scope &) = delete;
     Scope &operator=(const Scope &) = delete;
@@ -200,7 +234,9 @@ public:
     Scope &operator=(Scope &&) = delete;
 
     // The frame the scope pushed; id 0 when attached.
-    [[nodiscard]] Frame frame() const noexcept { return scope_.frame; }
+    [[nodiscard]] Frame frame() const noexcept {
+        return scope_.frame;
+    }
 
 private:
     harena_scope scope_{};

@@ -86,20 +86,20 @@ enum harena_graph_fallback {
 
 /* What harena_graph_run did with a call. */
 enum harena_graph_outcome {
-    HARENA_GRAPH_RAN = 0,        /* an ordinary call: first sight of these arguments */
-    HARENA_GRAPH_CAPTURED = 1,   /* captured, instantiated and launched */
-    HARENA_GRAPH_REPLAYED = 2,   /* launched the graph captured for these arguments */
-    HARENA_GRAPH_FELL_BACK = 3   /* an ordinary call, for a reason counted in the statistics */
+    HARENA_GRAPH_RAN = 0,      /* an ordinary call: first sight of these arguments */
+    HARENA_GRAPH_CAPTURED = 1, /* captured, instantiated and launched */
+    HARENA_GRAPH_REPLAYED = 2, /* launched the graph captured for these arguments */
+    HARENA_GRAPH_FELL_BACK = 3 /* an ordinary call, for a reason counted in the statistics */
 };
 
 typedef struct harena_graph_stats {
-    uint64_t calls;        /* harena_graph_run calls */
-    uint64_t ordinary;     /* calls that ran as ordinary calls, first sights and fallbacks */
-    uint64_t captures;     /* graphs captured and instantiated */
-    uint64_t replays;      /* graph launches of a cached graph */
-    uint64_t misses;       /* calls whose arguments had no graph yet */
-    uint64_t evictions;    /* graphs dropped to keep the cache within its capacity */
-    uint64_t invalidated;  /* graphs dropped because the arena's region changed (grown, shrunk) */
+    uint64_t calls;                                    /* harena_graph_run calls */
+    uint64_t ordinary;                                 /* calls that ran as ordinary calls, first sights and fallbacks */
+    uint64_t captures;                                 /* graphs captured and instantiated */
+    uint64_t replays;                                  /* graph launches of a cached graph */
+    uint64_t misses;                                   /* calls whose arguments had no graph yet */
+    uint64_t evictions;                                /* graphs dropped to keep the cache within its capacity */
+    uint64_t invalidated;                              /* graphs dropped because the arena's region changed (grown, shrunk) */
     uint64_t fallbacks[HARENA_GRAPH_FALLBACK_REASONS]; /* by enum harena_graph_fallback */
 } harena_graph_stats;
 

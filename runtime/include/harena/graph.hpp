@@ -57,7 +57,7 @@ public:
     }
 
     // The pipeline's result; last_outcome() says how the call ran.
-    template <typename... Params, typename... Args>
+    template<typename... Params, typename... Args>
     int run(int (*pipeline)(Params...), Args &&...args) {
         static_assert(sizeof...(Params) == sizeof...(Args) + 1, "pass every argument but the arena");
         std::vector<char> key;
@@ -75,7 +75,9 @@ public:
     }
 
     // enum harena_graph_outcome of the last run().
-    [[nodiscard]] int last_outcome() const noexcept { return outcome_; }
+    [[nodiscard]] int last_outcome() const noexcept {
+        return outcome_;
+    }
 
     [[nodiscard]] Stats stats() const {
         Stats s;
@@ -84,13 +86,13 @@ public:
     }
 
 private:
-    template <typename T>
+    template<typename T>
     static void append(std::vector<char> &key, const T &value) {
         const char *p = reinterpret_cast<const char *>(&value);
         key.insert(key.end(), p, p + sizeof value);
     }
 
-    template <typename A>
+    template<typename A>
     static void describe(std::vector<char> &key, std::vector<halide_buffer_t *> &buffers, A &arg) {
         if constexpr (std::is_convertible_v<A &, halide_buffer_t *>) {
             buffers.push_back(static_cast<halide_buffer_t *>(arg));

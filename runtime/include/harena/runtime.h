@@ -212,22 +212,22 @@ int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes);
 harena_arena *harena_find(const struct halide_device_interface_t *device_interface, uint64_t address);
 
 typedef struct harena_stats {
-    uint64_t capacity;           /* bytes */
-    uint64_t bytes_in_use;       /* offset of the top of the stack: allocations and reservations below it */
-    uint64_t high_water;         /* largest bytes_in_use since creation or the last reset */
-    uint64_t allocations;        /* successful harena_alloc / harena_alloc_buffer calls */
-    uint64_t reclaimed;          /* frees whose bytes came back at once (LIFO) */
-    uint64_t frames_pushed;      /* pushes, including scopes and planned pipelines */
-    uint64_t overflows;          /* requests that did not fit, under either policy */
-    uint64_t fallbacks;          /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
-    uint32_t frame_depth;        /* frames pushed now */
-    uint32_t max_frame_depth;    /* deepest stack since creation or the last reset */
-    uint64_t evictions;          /* buffers still bound to a slice when its frame popped, moved to
-                                    the device interface's own memory (see harena/override.h) */
-    uint64_t evicted_bytes;      /* bytes those moves copied */
-    uint64_t grows;              /* times the region was replaced by a larger one (harena_options.grow) */
-    uint64_t guard_checks;       /* guard bands checked (harena_options.guard) */
-    uint64_t guard_damaged;      /* of those, bands found written */
+    uint64_t capacity;        /* bytes */
+    uint64_t bytes_in_use;    /* offset of the top of the stack: allocations and reservations below it */
+    uint64_t high_water;      /* largest bytes_in_use since creation or the last reset */
+    uint64_t allocations;     /* successful harena_alloc / harena_alloc_buffer calls */
+    uint64_t reclaimed;       /* frees whose bytes came back at once (LIFO) */
+    uint64_t frames_pushed;   /* pushes, including scopes and planned pipelines */
+    uint64_t overflows;       /* requests that did not fit, under either policy */
+    uint64_t fallbacks;       /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
+    uint32_t frame_depth;     /* frames pushed now */
+    uint32_t max_frame_depth; /* deepest stack since creation or the last reset */
+    uint64_t evictions;       /* buffers still bound to a slice when its frame popped, moved to
+                                 the device interface's own memory (see harena/override.h) */
+    uint64_t evicted_bytes;   /* bytes those moves copied */
+    uint64_t grows;           /* times the region was replaced by a larger one (harena_options.grow) */
+    uint64_t guard_checks;    /* guard bands checked (harena_options.guard) */
+    uint64_t guard_damaged;   /* of those, bands found written */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while
