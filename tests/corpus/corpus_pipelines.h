@@ -176,4 +176,25 @@ struct CameraPipe : CameraPipeArgs {
     }
 };
 
+struct GuidedUpsampleArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float s_sigma(const Workload &w) {
+        return cycle(w.call, {8.0f, 6.0f, 12.0f});
+    }
+    static float r_sigma(const Workload &w) {
+        return cycle(w.call, {0.125f, 0.1f, 0.2f});
+    }
+};
+template<auto Plain, auto Planned>
+struct GuidedUpsample : GuidedUpsampleArgs {
+    // inputs: the low-resolution guide and operator output, the full-resolution guide
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.inputs[1], w.inputs[2], s_sigma(w), r_sigma(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.inputs[1], w.inputs[2], s_sigma(w), r_sigma(w), w.outputs[0]);
+    }
+};
+
 }  // namespace harena_corpus

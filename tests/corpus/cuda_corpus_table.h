@@ -7,6 +7,8 @@
 #include "corpus_bilateral_grid_cuda_plain.h"
 #include "corpus_camera_pipe_cuda_arena.h"
 #include "corpus_camera_pipe_cuda_plain.h"
+#include "corpus_guided_upsample_cuda_arena.h"
+#include "corpus_guided_upsample_cuda_plain.h"
 #include "corpus_histogram_equalize_cuda_arena.h"
 #include "corpus_histogram_equalize_cuda_plain.h"
 #include "corpus_iir_blur_cuda_arena.h"
@@ -32,6 +34,7 @@ inline const Pipeline kCudaPipelines[] = {
     entry<Interpolate<corpus_interpolate_cuda_plain, corpus_interpolate_cuda_arena>>("interpolate"),
     entry<StencilChain<corpus_stencil_chain_cuda_plain, corpus_stencil_chain_cuda_arena>>("stencil_chain"),
     entry<CameraPipe<corpus_camera_pipe_cuda_plain, corpus_camera_pipe_cuda_arena>>("camera_pipe"),
+    entry<GuidedUpsample<corpus_guided_upsample_cuda_plain, corpus_guided_upsample_cuda_arena>>("guided_upsample"),
 };
 
 }  // namespace harena_corpus
