@@ -1,5 +1,8 @@
 #include "pipelines.h"
 
+#include "corpus_auto_exposure_cuda_arena.arena.h"
+#include "corpus_auto_exposure_cuda_arena.h"
+#include "corpus_auto_exposure_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.arena.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
@@ -85,6 +88,7 @@ const std::vector<CorpusPipeline> &corpus() {
         CORPUS_ENTRY(stencil_chain, StencilChain, CORPUS_STENCIL_CHAIN_CUDA_ARENA),
         CORPUS_ENTRY(camera_pipe, CameraPipe, CORPUS_CAMERA_PIPE_CUDA_ARENA),
         CORPUS_ENTRY(guided_upsample, GuidedUpsample, CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA),
+        CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
     };
     return pipelines;
 }

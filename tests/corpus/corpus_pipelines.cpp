@@ -115,4 +115,14 @@ void GuidedUpsampleArgs::write(Workload &w, int call) {
     fill(w.inputs[2], seed(call, 2), 0.0, 1.0);
 }
 
+Workload AutoExposureArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint16_t>(), w, h, 3)}, {image(halide_type_of<uint16_t>(), w, h, 3)}};
+}
+void AutoExposureArgs::write(Workload &w, int call) {
+    w.call = call;
+    // A brighter scene every call, so that the exposure changes.
+    fill(w.inputs[0], seed(call, 0), 0, 16383 + (16384 * call) % 49152);
+}
+
 }  // namespace harena_corpus

@@ -197,4 +197,22 @@ struct GuidedUpsample : GuidedUpsampleArgs {
     }
 };
 
+struct AutoExposureArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float key(const Workload &w) {
+        return cycle(w.call, {0.18f, 0.09f, 0.36f});
+    }
+};
+template<auto Plain, auto Planned>
+struct AutoExposure : AutoExposureArgs {
+    // key, white point
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], key(w), 2.0f, w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], key(w), 2.0f, w.outputs[0]);
+    }
+};
+
 }  // namespace harena_corpus

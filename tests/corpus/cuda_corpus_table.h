@@ -3,6 +3,8 @@
 // for the GPU tests.
 #include "corpus_pipelines.h"
 
+#include "corpus_auto_exposure_cuda_arena.h"
+#include "corpus_auto_exposure_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
 #include "corpus_camera_pipe_cuda_arena.h"
@@ -35,6 +37,7 @@ inline const Pipeline kCudaPipelines[] = {
     entry<StencilChain<corpus_stencil_chain_cuda_plain, corpus_stencil_chain_cuda_arena>>("stencil_chain"),
     entry<CameraPipe<corpus_camera_pipe_cuda_plain, corpus_camera_pipe_cuda_arena>>("camera_pipe"),
     entry<GuidedUpsample<corpus_guided_upsample_cuda_plain, corpus_guided_upsample_cuda_arena>>("guided_upsample"),
+    entry<AutoExposure<corpus_auto_exposure_cuda_plain, corpus_auto_exposure_cuda_arena>>("auto_exposure"),
 };
 
 }  // namespace harena_corpus

@@ -6,6 +6,8 @@
 // the arena's frames must all be popped, and the runtime must report nothing.
 #include "corpus_pipelines.h"
 
+#include "corpus_auto_exposure_arena.h"
+#include "corpus_auto_exposure_plain.h"
 #include "corpus_bilateral_grid_arena.h"
 #include "corpus_bilateral_grid_plain.h"
 #include "corpus_camera_pipe_arena.h"
@@ -53,6 +55,7 @@ const Pipeline kPipelines[] = {
     entry<StencilChain<corpus_stencil_chain_plain, corpus_stencil_chain_arena>>("stencil_chain"),
     entry<CameraPipe<corpus_camera_pipe_plain, corpus_camera_pipe_arena>>("camera_pipe"),
     entry<GuidedUpsample<corpus_guided_upsample_plain, corpus_guided_upsample_arena>>("guided_upsample"),
+    entry<AutoExposure<corpus_auto_exposure_plain, corpus_auto_exposure_arena>>("auto_exposure"),
 };
 
 std::string joined(const std::vector<std::string> &messages) {
