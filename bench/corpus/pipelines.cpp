@@ -9,6 +9,9 @@
 #include "corpus_camera_pipe_cuda_arena.arena.h"
 #include "corpus_camera_pipe_cuda_arena.h"
 #include "corpus_camera_pipe_cuda_plain.h"
+#include "corpus_color_grade_cuda_arena.arena.h"
+#include "corpus_color_grade_cuda_arena.h"
+#include "corpus_color_grade_cuda_plain.h"
 #include "corpus_guided_upsample_cuda_arena.arena.h"
 #include "corpus_guided_upsample_cuda_arena.h"
 #include "corpus_guided_upsample_cuda_plain.h"
@@ -89,6 +92,7 @@ const std::vector<CorpusPipeline> &corpus() {
         CORPUS_ENTRY(camera_pipe, CameraPipe, CORPUS_CAMERA_PIPE_CUDA_ARENA),
         CORPUS_ENTRY(guided_upsample, GuidedUpsample, CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA),
         CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
+        CORPUS_ENTRY(color_grade, ColorGrade, CORPUS_COLOR_GRADE_CUDA_ARENA),
     };
     return pipelines;
 }

@@ -125,4 +125,13 @@ void AutoExposureArgs::write(Workload &w, int call) {
     fill(w.inputs[0], seed(call, 0), 0, 16383 + (16384 * call) % 49152);
 }
 
+Workload ColorGradeArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint8_t>(), w, h, 3)}, {image(halide_type_of<uint8_t>(), w, h, 3)}};
+}
+void ColorGradeArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 255);
+}
+
 }  // namespace harena_corpus

@@ -17,6 +17,9 @@ struct Pipeline {
     void (*write)(Workload &, int call);      // the inputs of call number `call`
     int (*plain)(Workload &);                 // the build without the plan
     int (*planned)(void *arena, Workload &);  // the arena build; its user_context is the arena
+    // The CUDA arena build's <NAME>_ARENA_CAPTURABLE: one call captured as a
+    // CUDA graph replays it (no host stage, nothing left to the runtime).
+    bool capturable = true;
 };
 
 // For gtest's messages: parameters print as their names.
@@ -26,7 +29,7 @@ inline void PrintTo(const Pipeline &p, std::ostream *os) {
 
 template<class P>
 Pipeline entry(const char *name) {
-    return Pipeline{name, &P::make, &P::write, &P::plain, &P::planned};
+    return Pipeline{name, &P::make, &P::write, &P::plain, &P::planned, true};
 }
 
 // Scalars that change from call to call where a real program would change
@@ -212,6 +215,24 @@ struct AutoExposure : AutoExposureArgs {
     }
     static int planned(void *a, Workload &w) {
         return Planned(a, w.inputs[0], key(w), 2.0f, w.outputs[0]);
+    }
+};
+
+struct ColorGradeArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float contrast(const Workload &w) {
+        return cycle(w.call, {1.2f, 0.8f, 1.5f});
+    }
+};
+template<auto Plain, auto Planned>
+struct ColorGrade : ColorGradeArgs {
+    // contrast, gamma, black point, saturation
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], contrast(w), 2.2f, 8, 1.1f, w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], contrast(w), 2.2f, 8, 1.1f, w.outputs[0]);
     }
 };
 

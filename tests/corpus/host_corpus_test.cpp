@@ -12,6 +12,8 @@
 #include "corpus_bilateral_grid_plain.h"
 #include "corpus_camera_pipe_arena.h"
 #include "corpus_camera_pipe_plain.h"
+#include "corpus_color_grade_arena.h"
+#include "corpus_color_grade_plain.h"
 #include "corpus_guided_upsample_arena.h"
 #include "corpus_guided_upsample_plain.h"
 #include "corpus_histogram_equalize_arena.h"
@@ -56,6 +58,7 @@ const Pipeline kPipelines[] = {
     entry<CameraPipe<corpus_camera_pipe_plain, corpus_camera_pipe_arena>>("camera_pipe"),
     entry<GuidedUpsample<corpus_guided_upsample_plain, corpus_guided_upsample_arena>>("guided_upsample"),
     entry<AutoExposure<corpus_auto_exposure_plain, corpus_auto_exposure_arena>>("auto_exposure"),
+    entry<ColorGrade<corpus_color_grade_plain, corpus_color_grade_arena>>("color_grade"),
 };
 
 std::string joined(const std::vector<std::string> &messages) {
