@@ -259,6 +259,7 @@ struct Options {
     double seconds = 0.5;
     std::vector<int> threads{1, 2, 4, 8, 16};
     std::string out;
+    std::string only;  // a workload's name must contain it
 };
 
 Options parse(int argc, char **argv) {
@@ -269,6 +270,8 @@ Options parse(int argc, char **argv) {
             o.seconds = std::atof(argv[++i]);
         } else if (a == "--out" && i + 1 < argc) {
             o.out = argv[++i];
+        } else if (a == "--only" && i + 1 < argc) {
+            o.only = argv[++i];
         } else if (a == "--threads" && i + 1 < argc) {
             o.threads.clear();
             for (char *p = argv[++i]; *p != '\0';) {
@@ -276,7 +279,8 @@ Options parse(int argc, char **argv) {
                 p += *p == ',' ? 1 : 0;
             }
         } else {
-            std::fprintf(stderr, "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--out DIR]\n");
+            std::fprintf(stderr,
+                         "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--only WORKLOAD] [--out DIR]\n");
             std::exit(2);
         }
     }
@@ -312,7 +316,7 @@ int main(int argc, char **argv) {
     std::printf("%s, %.2f s per measurement\n", device_description().c_str(), options.seconds);
     std::vector<ThreadRow> rows;
     for (const WorkloadSpec &spec : workload_specs()) {
-        if (!selected(spec)) {
+        if (!selected(spec) || (spec.app + " " + spec.size).find(options.only) == std::string::npos) {
             continue;
         }
         const std::vector<std::vector<float>> reference = reference_outputs(spec);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# On the GPU machine, from the repository root, with a folder gathered by
+# bench/gpu/prepare_gpu_run.sh beside it (default build-gpu-run/; name another
+# as $1, e.g. build-gpu-run-h21): every GPU test suite, the apps, memcheck on
+# the suites that exercise new code ($MEMCHECK_FILTER narrows the corpus
+# ones), then the benchmarks ($BENCH=0 skips them). Each command's output goes
+# to $OUT/<label>-<what>.txt (label: $2, default the folder's name); the
+# table of results is printed last.
+set -u
+dir=${1:-build-gpu-run}
+label=${2:-$dir}
+cd "$(dirname "$0")/../../$dir" || exit 1
+out=${OUT:-.}
+cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+table=()
+run() {  # what, command...: output to $out/$label-$what.txt; appends a table row
+    local what=$1; shift
+    local file="$out/$label-$what.txt"
+    timeout 900 "$@" > "$file" 2>&1
+    local rc=$?
+    local last
+    last=$(grep -E "^\[  PASSED|^\[  FAILED  \] [0-9]|ERROR SUMMARY|^\[  SKIPPED" "$file" | tr '\n' ' ')
+    table+=("$label | $what | rc $rc | $last")
+}
+echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $($cs --version | tail -1)" \
+    > "$out/$label-device.txt"
+for t in harena_e2e_gpu_tests harena_e2e_gpu_override_tests harena_e2e_gpu_graph_tests \
+         harena_e2e_gpu_graph_fallback_tests harena_e2e_gpu_guard_tests harena_corpus_gpu_tests \
+         harena_corpus_gpu_graph_tests harena-runtime-gpu-tests; do
+    run "$t" ./$t
+done
+for a in harena-demo harena-pyramid harena-small-chain harena-override-example; do
+    run "$a" ./$a
+done
+filter=${MEMCHECK_FILTER:-*half*}
+run memcheck-graph $cs --tool memcheck ./harena_e2e_gpu_graph_tests
+run memcheck-corpus-graph $cs --tool memcheck ./harena_corpus_gpu_graph_tests --gtest_filter="$filter"
+run memcheck-runtime $cs --tool memcheck ./harena-runtime-gpu-tests
+run memcheck-threads $cs --tool memcheck ./harena-threads-bench --seconds 0.05 --threads 4 --only chain4
+if [[ ${BENCH:-1} != 0 ]]; then
+    mkdir -p "$out/$label-results"
+    run gpu-bench ./harena-gpu-bench --repeats 3 --out "$out/$label-results"
+    run corpus-bench ./harena-corpus-bench
+    run threads-bench ./harena-threads-bench --seconds 0.5 --out "$out/$label-results"
+fi
+printf '%s\n' "" "build | what | exit | gtest / memcheck" "${table[@]}" | tee "$out/$label-table.txt"
