@@ -109,7 +109,8 @@ Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device
     Expr base = Variable::make(UInt(64), "harena.base");
     Expr enter = Call::make(Int(32), "harena_pipeline_enter",
                             {uc, StringImm::make(options.pipeline_name), device_interface, needed,
-                             make_const(UInt(64), worst), make_const(UInt(32), traits)},
+                             make_const(UInt(64), worst), make_const(UInt(32), traits),
+                             make_const(UInt(64), options.alignment)},
                             Call::Extern);
     Expr exit = Call::make(Handle(), Call::register_destructor,
                            {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},

@@ -72,7 +72,10 @@ enum harena_error_code {
     /* Guard mode: bytes past the end of a slice (or before a frame's first
      * slice) were written; the message names the buffer, the pipeline, the
      * offset and how many bytes past the end. */
-    HARENA_ERROR_GUARD_DAMAGED = -1014
+    HARENA_ERROR_GUARD_DAMAGED = -1014,
+    /* A planned pipeline aligns its slices more strictly than the arena it
+     * was called with aligns its frames. */
+    HARENA_ERROR_INCOMPATIBLE_ALIGNMENT = -1015
 };
 
 /* What a planned pipeline declares about itself at entry (the pass computes it). */
@@ -283,13 +286,18 @@ const char *harena_last_error(void);
  * the harena_arena *. */
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
- * quoted in the message only; traits: enum harena_pipeline_traits) and activates the arena on the calling thread
- * for the run, so that the pipeline's unplanned allocations bump in the same
- * frame when the override is linked. Checks that user_context is a live
- * arena whose device interface is device_interface (NULL: host pipeline). */
+ * quoted in the message only; traits: enum harena_pipeline_traits) and
+ * activates the arena on the calling thread for the run, so that the
+ * pipeline's unplanned allocations bump in the same frame when the override
+ * is linked. Checks that user_context is a live arena whose device interface
+ * is device_interface (NULL: host pipeline) and whose alignment is a multiple
+ * of `alignment`, the one the pipeline's offsets were planned at: its slices
+ * lie at the frame's base plus those offsets, so a coarser plan than the
+ * arena's frames would hand out slices less aligned than the plan assumed
+ * (HARENA_ERROR_INCOMPATIBLE_ALIGNMENT). */
 int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
-                          uint64_t worst_case_bytes, uint32_t traits);
+                          uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment);
 
 /* For planned buffers Halide keeps on host and device: frees the host part
  * (halide_free) and detaches the device part, an arena slice. Called by
