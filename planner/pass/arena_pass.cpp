@@ -8,6 +8,7 @@
 #include "rewrite_allocations.h"
 #include "route_argument_buffers.h"
 #include "run_layout.h"
+#include "runtime_calls.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
 
@@ -104,24 +105,18 @@ Expr null_device_interface() {
 // every exit path, success or error.
 Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device_interface, const Expr &needed,
                 uint64_t worst, uint32_t traits) {
-    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
     Expr status = Variable::make(Int(32), "harena.status");
     Expr base = Variable::make(UInt(64), "harena.base");
-    Expr enter = Call::make(Int(32), "harena_pipeline_enter",
-                            {uc, StringImm::make(options.pipeline_name), device_interface, needed,
-                             make_const(UInt(64), worst), make_const(UInt(32), traits),
-                             make_const(UInt(64), options.alignment)},
-                            Call::Extern);
-    Expr exit = Call::make(Handle(), Call::register_destructor,
-                           {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},
-                           Call::Intrinsic);
+    Expr enter = runtime_calls::pipeline_enter(options.pipeline_name, device_interface, needed, worst, traits,
+                                               options.alignment);
+    Expr exit = runtime_calls::register_pipeline_exit(base);
     // In guard mode the band at the frame's start is checked before a
     // successful return, so that a damaged one fails the call: the exit's
     // own check at the pop can only report.
-    Expr lead = Call::make(Int(32), "harena_guard_check", {uc, base}, Call::Extern);
+    Expr lead = runtime_calls::guard_check(base);
     Stmt check_lead = checked_call("harena.guard_status.lead", lead, Variable::make(UInt(64), "harena.guard"));
     Stmt s = Block::make(Evaluate::make(exit), Block::make(body, check_lead));
-    s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
+    s = LetStmt::make("harena.base", runtime_calls::pipeline_base(), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);
     return LetStmt::make("harena.status", enter, s);
 }
@@ -235,8 +230,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
         report.capturable = false;
         not_capturable = "it plans no buffer, so it never enters the arena";
     }
-    // HARENA_PIPELINE_GUARDS, and HARENA_PIPELINE_CAPTURABLE where it is.
-    const uint32_t traits = 2u | (report.capturable ? 1u : 0u);
+    const uint32_t traits = HARENA_PIPELINE_GUARDS | (report.capturable ? HARENA_PIPELINE_CAPTURABLE : 0);
     if (!placed.empty()) {
         Expr device_interface = null_device_interface();
         if (options.device_target) {
@@ -258,7 +252,7 @@ Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_ou
             }
             if (options.device_target) {
                 // Whether a memory checker is attached, asked once per call.
-                framed = LetStmt::make("harena.nvtx", Call::make(Int(32), "harena_nvtx_attached", {}, Call::Extern),
+                framed = LetStmt::make("harena.nvtx", runtime_calls::nvtx_attached(),
                                        framed);
             }
             return framed;

@@ -141,3 +141,50 @@ TEST(RuntimePipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
     harena_pipeline_exit_as_destructor(coarse.arena, reinterpret_cast<void *>(harena_pipeline_base(coarse.arena)));
     EXPECT_EQ(coarse.stats().frame_depth, 0u);
 }
+
+// The names the pass gives its calls (harena/pipeline_abi.h) are those of the
+// declared entry points, which the runtime defines: a renamed function whose
+// name constant was left behind fails here, not at a pipeline's link.
+#define HARENA_EXPECT_ABI_NAME(name, function)                   \
+    do {                                                         \
+        EXPECT_STREQ(name, #function);                           \
+        EXPECT_NE(reinterpret_cast<void *>(&function), nullptr); \
+    } while (0)
+
+TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_ENTER, harena_pipeline_enter);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_BASE, harena_pipeline_base);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR, harena_pipeline_exit_as_destructor);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PLANNED_HOST_FREE, harena_planned_host_free);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PLANNED_HOST_FREE_AS_DESTRUCTOR, harena_planned_host_free_as_destructor);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_COPY_TO_DEVICE, harena_argument_copy_to_device);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_MALLOC, harena_argument_device_malloc);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC, harena_argument_device_and_host_malloc);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_GUARD_BYTES, harena_pipeline_guard_bytes);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_GUARD_SLICE, harena_guard_slice);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_GUARD_CHECK, harena_guard_check);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_NVTX_REGION, harena_nvtx_region);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_NVTX_ATTACHED, harena_nvtx_attached);
+}
+
+// The default every side uses: the pass, harena_options_init and the C++ layer.
+TEST(RuntimePipelineAbi, ArenasAreCreatedAtTheDefaultPlanAlignment) {
+    harena_options options;
+    harena_options_init(&options);
+    EXPECT_EQ(options.alignment, uint64_t(HARENA_DEFAULT_ALIGNMENT));
+}
+
+// The guard-band layout: the band a pipeline leaves is the arena's, a
+// multiple of the arena's alignment, which a pipeline uses as it is.
+TEST(RuntimePipelineAbi, TheGuardBandIsAMultipleOfTheArenasAlignment) {
+    for (uint64_t alignment : {64u, 256u, 1024u}) {
+        harena_options options = HostArena::defaults();
+        options.alignment = alignment;
+        options.guard = 1;
+        options.guard_bytes = 100;
+        HostArena a(1 << 16, options);
+        const uint64_t band = harena_pipeline_guard_bytes(a.arena);
+        EXPECT_GE(band, 100u);
+        EXPECT_EQ(band % alignment, 0u) << "alignment " << alignment;
+    }
+}
