@@ -84,7 +84,8 @@ struct PassReport {
                                // alignment, the unit the arena reserves in
     uint64_t lower_bound = 0;
     double solve_seconds = 0;
-    bool capturable = false;  // one call captured as a CUDA graph replays it (harena/cuda.h)
+    bool capturable = false;     // one call captured as a CUDA graph replays it (harena/cuda.h)
+    std::string not_capturable;  // why not, when it is not
     [[nodiscard]] int planned_count() const;
     [[nodiscard]] double ratio() const;
 };
