@@ -163,7 +163,7 @@ double scope_ns(harena_arena *arena) {
 // planned size), the base of its slices, exit.
 double planned_run_ns(harena_arena *arena) {
     return median_ns_per_call([arena] {
-        check(harena_pipeline_enter(arena, "bench", nullptr, 3 * 16384, 3 * 16384, 0));
+        check(harena_pipeline_enter(arena, "bench", nullptr, 3 * 16384, 3 * 16384, 0, 256));
         sink = harena_pipeline_base(arena);
         harena_pipeline_exit_as_destructor(arena, reinterpret_cast<void *>(sink));
     });

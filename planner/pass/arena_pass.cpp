@@ -1,7 +1,9 @@
 #include "arena_pass.h"
 
 #include "buffer_census.h"
-#include "capturability.h"
+#include "open_frame.h"
+#include "pass_errors.h"
+#include "pass_report.h"
 #include "plan_report.h"
 #include "preamble.h"
 #include "representative.h"
@@ -13,11 +15,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <iostream>
-#include <numeric>
-#include <set>
-#include <sstream>
 
 namespace harena {
 
@@ -38,268 +35,97 @@ double PassReport::ratio() const {
 
 namespace {
 
-// The interface the pipeline itself allocates planned buffers with.
-class FindDeviceInterface : public IRVisitor {
-public:
-    Expr found;
-    using IRVisitor::visit;
-    void visit(const Call *op) override {
-        if (!found.defined() &&
-            (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device" ||
-             op->name == "halide_device_and_host_malloc") &&
-            op->args.size() == 2) {
-            found = op->args[1];
-        }
-        IRVisitor::visit(op);
-    }
+// The pipeline's allocations as the planner sees them, with the preamble
+// their sizes are bounded by.
+struct Census {
+    Preamble preamble;
+    std::vector<Candidate> candidates;
 };
 
-class MentionsAllocation : public IRVisitor {
-public:
-    explicit MentionsAllocation(const std::map<const IRNode *, Placement> &p)
-        : placed(p) {
-    }
-    const std::map<const IRNode *, Placement> &placed;
-    bool found = false;
-    using IRVisitor::visit;
-    void visit(const Allocate *op) override {
-        found |= placed.count(op) > 0;
-        IRVisitor::visit(op);
-    }
-    void visit(const LetStmt *op) override {
-        found |= placed.count(op) > 0;
-        IRVisitor::visit(op);
-    }
+Census find_candidates(const Stmt &s, const PassOptions &options) {
+    Census census{read_preamble(s), {}};
+    choose_representative_values(census.preamble, options.nominal_extent);
+    census.candidates = take_census(s, census.preamble, CensusOptions{options.device_target, options.unbounded});
+    return census;
+}
+
+// The solver's problem: one buffer per planned candidate, in candidate
+// order; planned[i] is the candidate of problem.buffers[i].
+struct Planning {
+    Problem problem;
+    std::vector<const Candidate *> planned;
 };
 
-// Wraps the innermost statement on the top-level spine that holds every
-// planned allocation. The frame must open after the argument checks: Halide
-// emits a run of four or more asserts as one batch whose failure returns
-// without running registered destructors, so a frame opened before such a
-// batch would stay pushed when a check fails.
-Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
-                           const std::function<Stmt(const Stmt &)> &prologue) {
-    auto mentions = [&](const Stmt &t) {
-        MentionsAllocation m(placed);
-        t.accept(&m);
-        return m.found;
-    };
-    if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
-        return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
-    }
-    if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
-        return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
-    }
-    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_pipeline_branch(op)) {
-        return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
-    }
-    return prologue(s);
-}
-
-Expr null_device_interface() {
-    return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
-}
-
-// Opens the pipeline's frame in the arena (user_context) and closes it on
-// every exit path, success or error.
-Stmt open_frame(const Stmt &body, const PassOptions &options, const Expr &device_interface, const Expr &needed,
-                uint64_t worst, uint32_t traits) {
-    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
-    Expr status = Variable::make(Int(32), "harena.status");
-    Expr base = Variable::make(UInt(64), "harena.base");
-    Expr enter = Call::make(Int(32), "harena_pipeline_enter",
-                            {uc, StringImm::make(options.pipeline_name), device_interface, needed,
-                             make_const(UInt(64), worst), make_const(UInt(32), traits)},
-                            Call::Extern);
-    Expr exit = Call::make(Handle(), Call::register_destructor,
-                           {StringImm::make("harena_pipeline_exit_as_destructor"), reinterpret(Handle(), base)},
-                           Call::Intrinsic);
-    // In guard mode the band at the frame's start is checked before a
-    // successful return, so that a damaged one fails the call: the exit's
-    // own check at the pop can only report.
-    Expr lead = Call::make(Int(32), "harena_guard_check", {uc, base}, Call::Extern);
-    Stmt check_lead = checked_call("harena.guard_status.lead", lead, Variable::make(UInt(64), "harena.guard"));
-    Stmt s = Block::make(Evaluate::make(exit), Block::make(body, check_lead));
-    s = LetStmt::make("harena.base", Call::make(UInt(64), "harena_pipeline_base", {uc}, Call::Extern), s);
-    s = Block::make(AssertStmt::make(status == 0, status), s);
-    return LetStmt::make("harena.status", enter, s);
-}
-
-// The representative values of the names the per-call buffers depend on, in
-// the order the buffers name them.
-std::vector<RepresentativeValue> representative_values(const PassReport &report, const Preamble &preamble) {
-    std::vector<RepresentativeValue> out;
-    std::set<std::string> seen;
-    for (const BufferDecision &d : report.buffers) {
-        for (const std::string &name : d.unbounded_by) {
-            auto it = preamble.assumed.find(name);
-            if (it != preamble.assumed.end() && seen.insert(name).second) {
-                out.push_back(RepresentativeValue{name, it->second.value, it->second.source});
-            }
+Planning build_problem(const std::vector<Candidate> &candidates, const PassOptions &options) {
+    Planning planning;
+    std::vector<Buffer> &buffers = planning.problem.buffers;
+    for (const Candidate &c : candidates) {
+        if (!c.planned) {
+            continue;
         }
+        // Allocation names repeat across specializations; distinct ids keep
+        // the rows of the plan's CSV and SVG apart.
+        std::string id = c.name;
+        for (int k = 2; std::any_of(buffers.begin(), buffers.end(), [&](const Buffer &b) { return b.id == id; }); k++) {
+            id = c.name + "#" + std::to_string(k);
+        }
+        // At least one alignment unit, so that every two buffers alive
+        // together are ordered in the plan and stay apart in every call,
+        // whatever its sizes (solver/compaction.h).
+        uint64_t bytes = std::max<uint64_t>(c.planned_bytes, options.alignment);
+        buffers.push_back(Buffer{id, c.begin, c.end, bytes, options.alignment});
+        planning.planned.push_back(&c);
     }
-    return out;
+    return planning;
 }
 
-std::string kind_name(const Candidate &c) {
-    switch (c.kind) {
-    case BufferKind::Device:
-        return "device";
-    case BufferKind::DeviceAndHost:
-        return "device (also on host)";
-    case BufferKind::Host:
-        break;
+Plan solve_and_validate(const Problem &problem, const std::string &pipeline) {
+    Plan plan = solve(problem);
+    Validation valid = validate(problem, plan);
+    if (!valid.ok) {
+        internal_failure("the solver's plan for " + pipeline + " failed validation: " + valid.error);
     }
-    return "host";
+    return plan;
+}
+
+// Each planned buffer becomes a slice at this call's offset (the plan
+// replayed for the call's sizes, run_layout.h) of a frame the pipeline
+// opens just before it uses the first of them.
+Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const PassReport &report,
+             const PassOptions &options) {
+    if (planning.planned.empty()) {
+        return s;
+    }
+    RunLayout layout = run_layout(planning.problem, plan, planning.planned, options.alignment);
+    std::map<const IRNode *, Placement> placed;
+    for (size_t k = 0; k < planning.planned.size(); k++) {
+        placed[planning.planned[k]->node] = Placement{planning.planned[k], layout.offsets[k], layout.sizes[k]};
+    }
+    FrameEntry entry;
+    entry.pipeline = options.pipeline_name;
+    entry.device_interface = planned_device_interface(s, options.device_target);
+    entry.worst_case_bytes = report.bounded ? report.arena_bytes : 0;
+    entry.traits = HARENA_PIPELINE_GUARDS | (report.capturable ? HARENA_PIPELINE_CAPTURABLE : 0);
+    entry.alignment = options.alignment;
+    entry.device_target = options.device_target;
+    Stmt result = open_frame(s, placed, layout, entry);
+    Checks checks{layout.guard, options.device_target ? checker_attached() : Expr(), options.pipeline_name};
+    result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
+    return options.device_target ? route_argument_buffers(result) : result;
 }
 
 }  // namespace
 
 Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
-    auto start = std::chrono::steady_clock::now();
-    Preamble preamble = read_preamble(s);
-    choose_representative_values(preamble, options.nominal_extent);
-    std::vector<Candidate> candidates = take_census(s, preamble, CensusOptions{options.device_target, options.unbounded});
-
-    Problem problem;
-    std::vector<const Candidate *> planned;
-    for (const Candidate &c : candidates) {
-        if (c.planned) {
-            // Allocation names repeat across specializations; distinct ids
-            // keep the rows of the plan's CSV and SVG apart.
-            std::string id = c.name;
-            for (int k = 2; std::any_of(problem.buffers.begin(), problem.buffers.end(),
-                                        [&](const Buffer &b) { return b.id == id; });
-                 k++) {
-                id = c.name + "#" + std::to_string(k);
-            }
-            // At least one alignment unit, so that every two buffers alive
-            // together are ordered in the plan and stay apart in every call,
-            // whatever its sizes (solver/compaction.h).
-            uint64_t bytes = std::max<uint64_t>(c.planned_bytes, options.alignment);
-            problem.buffers.push_back(Buffer{id, c.begin, c.end, bytes, options.alignment});
-            planned.push_back(&c);
-        }
-    }
-    Plan plan = solve(problem);
-    Validation valid = validate(problem, plan);
-    if (!valid.ok) {
-        throw InternalError("harena: the solver's plan for " + options.pipeline_name +
-                            " failed validation: " + valid.error);
-    }
-
-    PassReport report;
-    report.pipeline_name = options.pipeline_name;
-    report.plan_bytes = plan.arena_bytes;
-    report.arena_bytes = (plan.arena_bytes + options.alignment - 1) / options.alignment * options.alignment;
-    report.lower_bound = plan.lower_bound;
-    report.solve_seconds = plan.solve_seconds;
-    // This run's layout: the plan replayed for the sizes of this call (see
-    // solver/compaction.h), as lets evaluated where the frame opens.
-    RunLayout layout = run_layout(problem, plan, planned, options.alignment);
-    std::map<const IRNode *, Placement> placed;
-    size_t k = 0;
-    for (const Candidate &c : candidates) {
-        BufferDecision d;
-        d.name = c.name;
-        d.kind = kind_name(c);
-        d.planned = c.planned;
-        d.reason = c.reason;
-        if (c.size.defined()) {
-            std::ostringstream size;
-            size << c.size;
-            d.size_expr = size.str();
-        }
-        if (c.planned) {
-            d.planned_bytes = c.planned_bytes;
-            d.bounded = c.bounded;
-            d.unbounded_by = c.unbounded_by;
-            d.begin = c.begin;
-            d.end = c.end;
-            d.offset = plan.offsets[k];
-            placed[c.node] = Placement{&c, layout.offsets[k], layout.sizes[k]};
-            report.bounded &= c.bounded;
-            k++;
-        }
-        report.buffers.push_back(d);
-    }
-    report.representative = representative_values(report, preamble);
-
-    Stmt result = s;
-    std::string not_capturable;
-    report.capturable = is_capturable(s, candidates, options.device_target, &not_capturable);
-    if (report.capturable && placed.empty()) {
-        // The runtime learns that a call is planned from its entry, which a
-        // pipeline that plans nothing does not make.
-        report.capturable = false;
-        not_capturable = "it plans no buffer, so it never enters the arena";
-    }
-    // HARENA_PIPELINE_GUARDS, and HARENA_PIPELINE_CAPTURABLE where it is.
-    const uint32_t traits = 2u | (report.capturable ? 1u : 0u);
-    if (!placed.empty()) {
-        Expr device_interface = null_device_interface();
-        if (options.device_target) {
-            FindDeviceInterface f;
-            s.accept(&f);
-            if (!f.found.defined()) {
-                throw InternalError("harena: device buffers planned but no device allocation or copy seen");
-            }
-            device_interface = f.found;
-        }
-        // Opening the frame rebuilds only the spine, so Allocate nodes keep
-        // their identity for the rewrite.
-        result = open_before_first_use(s, placed, [&](const Stmt &body) {
-            // An unbounded pipeline has no worst case to quote: 0 says so.
-            Stmt framed = open_frame(body, options, device_interface, layout.needed,
-                                     report.bounded ? report.arena_bytes : 0, traits);
-            for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
-                framed = LetStmt::make(it->first, it->second, framed);
-            }
-            if (options.device_target) {
-                // Whether a memory checker is attached, asked once per call.
-                framed = LetStmt::make("harena.nvtx", Call::make(Int(32), "harena_nvtx_attached", {}, Call::Extern),
-                                       framed);
-            }
-            return framed;
-        });
-        Checks checks{layout.guard, Expr(), options.pipeline_name};
-        if (options.device_target) {
-            checks.nvtx = Variable::make(Int(32), "harena.nvtx");
-        }
-        result = rewrite_allocations(result, placed, Variable::make(UInt(64), "harena.base"), device_interface,
-                                     checks);
-        if (options.device_target) {
-            result = route_argument_buffers(result);
-        }
-    }
-
-    if (options.trace >= 2) {
-        for (const BufferDecision &d : report.buffers) {
-            std::cerr << "harena: " << options.pipeline_name << ": " << d.name << " (" << d.kind << "): ";
-            if (d.planned) {
-                std::cerr << "planned at offset " << d.offset << ", " << d.planned_bytes
-                          << (d.bounded ? " bytes worst case" : " bytes at the representative sizes, sized per call")
-                          << ", live [" << d.begin << ", " << d.end << ")\n";
-            } else {
-                std::cerr << "not planned: " << d.reason << "\n";
-            }
-        }
-    }
-    if (options.trace >= 1) {
-        std::cerr << plan_summary(report) << "\n";
-    }
-    if (options.trace >= 2 && options.device_target) {
-        std::cerr << "harena: " << options.pipeline_name << ": "
-                  << (report.capturable ? "capturable as a CUDA graph" : "not capturable as a CUDA graph: " + not_capturable)
-                  << "\n";
-    }
-    if (options.trace >= 2) {
-        double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        std::cerr << "harena: " << options.pipeline_name << ": the pass took " << ms << " ms, " << report.solve_seconds * 1e3
-                  << " ms of it in the solver\n";
-    }
+    const auto start = std::chrono::steady_clock::now();
+    const Census census = find_candidates(s, options);
+    const Planning planning = build_problem(census.candidates, options);
+    const Plan plan = solve_and_validate(planning.problem, options.pipeline_name);
+    PassReport report = make_report(s, census.candidates, census.preamble, plan, options);
+    Stmt result = rewrite(s, planning, plan, report, options);
+    trace_plan(report, options, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!options.report_dir.empty()) {
-        write_plan_report(report, problem, plan, options.report_dir);
+        write_plan_report(report, planning.problem, plan, options.report_dir);
     }
     if (report_out) {
         *report_out = std::move(report);

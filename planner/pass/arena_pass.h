@@ -4,6 +4,7 @@
 // and rewrites each planned buffer to a fixed slice of the arena that the
 // pipeline's user_context (a harena_arena *) supplies at entry.
 #include "Halide.h"
+#include "harena/pipeline_abi.h"
 
 #include <cstdint>
 #include <string>
@@ -38,9 +39,9 @@ struct PassOptions {
     // Plan device buffers (the target has a GPU feature) rather than host heap
     // allocations: an arena is either device memory or host memory.
     bool device_target = false;
-    // Byte alignment of every planned offset: CUDA's allocation alignment, and
-    // the width PTX assumes for vector loads from noalias kernel arguments.
-    uint64_t alignment = 256;
+    // Byte alignment of every planned offset (harena/pipeline_abi.h says why
+    // the default); the arena a call runs in must be aligned at least as much.
+    uint64_t alignment = HARENA_DEFAULT_ALIGNMENT;
     // 0: silent; 1: a summary line; 2: one line per buffer saying why it was or
     // was not planned.
     int trace = 1;
@@ -83,7 +84,8 @@ struct PassReport {
                                // alignment, the unit the arena reserves in
     uint64_t lower_bound = 0;
     double solve_seconds = 0;
-    bool capturable = false;  // one call captured as a CUDA graph replays it (harena/cuda.h)
+    bool capturable = false;     // one call captured as a CUDA graph replays it (harena/cuda.h)
+    std::string not_capturable;  // why not, when it is not
     [[nodiscard]] int planned_count() const;
     [[nodiscard]] double ratio() const;
 };

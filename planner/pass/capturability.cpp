@@ -1,5 +1,7 @@
 #include "capturability.h"
 
+#include "runtime_calls.h"
+
 namespace harena {
 
 using namespace Halide;
@@ -22,7 +24,7 @@ bool harmless_on_host(const std::string &name) {
                                     name.compare(name.size() - interface_suffix.size(), std::string::npos,
                                                  interface_suffix) == 0;
     return names_an_interface || starts_with(name, "_halide_buffer_") || starts_with(name, "halide_error") ||
-           starts_with(name, "harena_argument_") || name == "halide_copy_to_device" ||
+           runtime_calls::is_argument_call(name) || name == "halide_copy_to_device" ||
            name == "halide_device_malloc" || name == "halide_device_free" ||
            name == "halide_device_and_host_malloc" || name == "halide_device_and_host_free" ||
            name == "halide_device_host_nop_free";

@@ -1,5 +1,7 @@
 #include "rewrite_allocations.h"
 
+#include "runtime_calls.h"
+
 #include <sstream>
 
 namespace harena {
@@ -11,9 +13,6 @@ namespace {
 
 // Halide's no-op free: the arena, not the pipeline, owns planned memory.
 const char *const kNopFree = "halide_device_host_nop_free";
-// For buffers on host and device: frees the host part Halide allocated and
-// detaches the device part, which is a slice of the arena (runtime/src/planned_buffers.cpp).
-const char *const kHostPartFree = "harena_planned_host_free";
 
 bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
     const Call *c = e.as<Call>();
@@ -33,10 +32,6 @@ bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &
     const Variable *v = c->args[1].as<Variable>();
     return fn && fn->value == destructor && v && !buffer_owner(v->name).empty() &&
            planned.contains(buffer_owner(v->name));
-}
-
-Expr user_context() {
-    return Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
 }
 
 class RewriteAllocations : public IRMutator {
@@ -73,14 +68,10 @@ private:
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
         Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
         Expr band = p.bytes - bytes + checks.guard_bytes;
-        Expr fill = Call::make(Int(32), "harena_guard_slice",
-                               {user_context(), StringImm::make(checks.pipeline), StringImm::make(c.name),
-                                slice(p.offset), bytes, band},
-                               Call::Extern);
+        Expr fill = runtime_calls::guard_slice(checks.pipeline, c.name, slice(p.offset), bytes, band);
         Stmt result = Block::make(checked_when(checks.guard_bytes, fill), s);
         if (checks.nvtx.defined()) {
-            Expr live = Call::make(Int(32), "harena_nvtx_region", {user_context(), slice(p.offset), bytes, 1},
-                                   Call::Extern);
+            Expr live = runtime_calls::nvtx_region(slice(p.offset), bytes, 1);
             result = Block::make(checked_when(checks.nvtx, live), result);
         }
         return result;
@@ -91,11 +82,10 @@ private:
         if (it == offset_of.end()) {
             return IRMutator::visit(op);
         }
-        Expr check = Call::make(Int(32), "harena_guard_check", {user_context(), slice(it->second)}, Call::Extern);
+        Expr check = runtime_calls::guard_check(slice(it->second));
         Stmt result = Block::make(checked_when(checks.guard_bytes, check), op);
         if (checks.nvtx.defined()) {
-            Expr dead = Call::make(Int(32), "harena_nvtx_region",
-                                   {user_context(), slice(it->second), make_zero(UInt(64)), 0}, Call::Extern);
+            Expr dead = runtime_calls::nvtx_region(slice(it->second), make_zero(UInt(64)), 0);
             result = Block::make(result, checked_when(checks.nvtx, dead));
         }
         return result;
@@ -159,9 +149,9 @@ private:
     }
 
     // The host part of a buffer on host and device is Halide's; its device
-    // part must never reach Halide's free.
-    Expr host_part_free(const Call *free_call) const {
-        return Call::make(Int(32), kHostPartFree, {user_context(), free_call->args[0]}, Call::Extern);
+    // part, a slice of the arena, must never reach Halide's free.
+    static Expr host_part_free(const Call *free_call) {
+        return runtime_calls::planned_host_free(free_call->args[0]);
     }
 
     Stmt visit(const LetStmt *op) override {
@@ -198,7 +188,7 @@ private:
         if (is_destructor(op->value, "halide_device_and_host_free_as_destructor", host_and_device_buffers)) {
             const Call *c = op->value.as<Call>();
             return Evaluate::make(Call::make(c->type, c->name,
-                                             {StringImm::make(std::string(kHostPartFree) + "_as_destructor"), c->args[1]},
+                                             {StringImm::make(runtime_calls::planned_host_free_destructor()), c->args[1]},
                                              c->call_type));
         }
         if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {

@@ -1,6 +1,7 @@
 #include "route_argument_buffers.h"
 
-#include <map>
+#include "runtime_calls.h"
+
 #include <string>
 
 namespace harena {
@@ -9,17 +10,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-// Halide's allocating entry points and the runtime's routed equivalents
-// (runtime/src/argument_buffers.cpp).
-const std::map<std::string, std::string> &routed() {
-    static const std::map<std::string, std::string> m = {
-        {"halide_copy_to_device", "harena_argument_copy_to_device"},
-        {"halide_device_malloc", "harena_argument_device_malloc"},
-        {"halide_device_and_host_malloc", "harena_argument_device_and_host_malloc"},
-    };
-    return m;
-}
 
 // A buffer the pipeline did not create: every intermediate's halide_buffer_t
 // is bound by a let (or, for heap pools lifted out of kernels, an Allocate)
@@ -50,18 +40,15 @@ class RouteArgumentBuffers : public IRMutator {
     }
 
     Expr visit(const Call *op) override {
-        auto it = routed().find(op->name);
-        if (it == routed().end() || op->call_type != Call::Extern || op->args.size() != 2) {
+        if (runtime_calls::argument_routing(op->name).empty() || op->call_type != Call::Extern ||
+            op->args.size() != 2) {
             return IRMutator::visit(op);
         }
         const Variable *buf = op->args[0].as<Variable>();
         if (buf == nullptr || bound.contains(buf->name)) {
             return IRMutator::visit(op);
         }
-        // Not in Halide's list of runtime functions that receive the user
-        // context implicitly, so it is passed explicitly.
-        Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
-        return Call::make(op->type, it->second, {uc, op->args[0], mutate(op->args[1])}, Call::Extern);
+        return runtime_calls::argument_call(op->name, op->args[0], mutate(op->args[1]));
     }
 };
 

@@ -1,5 +1,6 @@
 #include "run_layout.h"
 
+#include "runtime_calls.h"
 #include "solver/compaction.h"
 
 #include <algorithm>
@@ -70,9 +71,9 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     std::vector<std::vector<size_t>> below = direct_supports(supports(problem, plan), order);
     RunLayout layout;
     const Expr a = make_const(UInt(64), alignment);
-    Expr uc = Call::make(type_of<void *>(), Call::get_user_context, {}, Call::PureIntrinsic);
-    Expr band = Call::make(UInt(64), "harena_pipeline_guard_bytes", {uc}, Call::Extern);
-    layout.lets.emplace_back("harena.guard", ((band + a - 1) / a) * a);
+    // A multiple of the alignment once the entry accepts the call
+    // (harena/pipeline_abi.h's guard-band layout).
+    layout.lets.emplace_back("harena.guard", runtime_calls::guard_bytes());
     layout.guard = Variable::make(UInt(64), "harena.guard");
     std::vector<Expr> &sizes = layout.sizes;
     sizes.resize(planned.size());

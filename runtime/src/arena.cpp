@@ -98,7 +98,7 @@ void harena_options_init(harena_options *options) {
     if (options == nullptr) {
         return;
     }
-    options->alignment = 256;
+    options->alignment = HARENA_DEFAULT_ALIGNMENT;
     options->overflow_policy = HARENA_OVERFLOW_ERROR;
     options->debug = 0;
     options->max_frames = 64;

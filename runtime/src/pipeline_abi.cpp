@@ -32,6 +32,28 @@ int check_pipeline_arena(void *user_context, const char *pipeline) {
     return HARENA_OK;
 }
 
+// Refused rather than honoured: honouring would need frames aligned beyond the
+// arena's own alignment, which every other frame and allocation is laid out
+// by, and an arena's alignment is chosen once, at creation.
+int check_alignment(harena_arena &arena, const char *pipeline, uint64_t alignment) {
+    if (alignment == 0 || (alignment & (alignment - 1)) != 0) {
+        return report_error(&arena, HARENA_ERROR_INVALID_ARGUMENT,
+                            "pipeline '%s' gave alignment %llu, which is not a power of two; rebuild it with this "
+                            "version of the arena pass",
+                            pipeline, static_cast<unsigned long long>(alignment));
+    }
+    if (arena.alignment % alignment != 0) {
+        return report_error(&arena, HARENA_ERROR_INCOMPATIBLE_ALIGNMENT,
+                            "pipeline '%s' aligns its buffers to %llu bytes but arena %p was created with "
+                            "alignment %llu, so its slices would be less aligned than it was planned for; create "
+                            "the arena with harena_options.alignment of at least %llu",
+                            pipeline, static_cast<unsigned long long>(alignment),
+                            static_cast<const void *>(&arena), static_cast<unsigned long long>(arena.alignment),
+                            static_cast<unsigned long long>(alignment));
+    }
+    return HARENA_OK;
+}
+
 // worst_case_bytes 0: the pipeline has no compile-time worst case (sizes
 // without a declared maximum), so only this call's need can be quoted.
 int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, uint64_t worst_case_bytes) {
@@ -64,7 +86,7 @@ int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, u
 extern "C" {
 
 int harena_pipeline_enter(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface,
-                          uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits) {
+                          uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment) {
     if (pipeline == nullptr) {
         pipeline = "(unnamed)";
     }
@@ -97,6 +119,9 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
                             pipeline, memory_kind(device_interface), static_cast<const void *>(device_interface),
                             user_context, memory_kind(arena.device_interface),
                             static_cast<const void *>(arena.device_interface));
+    }
+    if (int err = check_alignment(arena, pipeline, alignment)) {
+        return err;
     }
     make_room(arena, bytes, "harena_pipeline_enter");
     const uint64_t in_use = top_of(arena);

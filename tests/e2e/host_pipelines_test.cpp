@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
 
 using Halide::Runtime::Buffer;
 using namespace harena_test;
@@ -150,6 +151,32 @@ TEST(E2EHostRuns, SmallRunsNeedFarLessThanTheWorstCase) {
         ASSERT_EQ(p.plain(in, 3, ref), 0);
         EXPECT_EQ(first_difference(ref, out), "") << p.name;
     }
+}
+
+// The pipelines are planned at 256-byte alignment. An arena of a smaller
+// alignment whose frame base falls between two 256-byte boundaries would hand
+// every planned slice an address the plan did not assume: the call is refused
+// before any stage runs, naming both alignments.
+TEST(E2EHostRuns, AnArenaOfASmallerAlignmentIsRefused) {
+    std::vector<uint8_t> memory(E2E_CHAIN_ARENA_ARENA_BYTES + 4096);
+    const uint64_t aligned = (reinterpret_cast<uint64_t>(memory.data()) + 255) / 256 * 256;
+    harena_options options;
+    harena_options_init(&options);
+    options.alignment = 64;
+    harena_arena *arena = nullptr;
+    ASSERT_EQ(harena_create_from_memory(nullptr, aligned + 64, E2E_CHAIN_ARENA_ARENA_BYTES + 1024, &options, &arena),
+              HARENA_OK);
+    Buffer<float> in(64, 48), got(64, 48);
+    fill_random(in, 5);
+    clear_last_error();
+    EXPECT_NE(e2e_chain_arena(arena, in, 3, got), 0);
+    const std::string error = last_error();
+    EXPECT_NE(error.find("aligns its buffers to 256 bytes"), std::string::npos) << error;
+    EXPECT_NE(error.find("alignment 64"), std::string::npos) << error;
+    harena_stats stats;
+    ASSERT_EQ(harena_get_stats(arena, &stats), HARENA_OK);
+    EXPECT_EQ(stats.frame_depth, 0u);
+    EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }
 
 TEST(E2EHostRuns, PlannedPipelinesRunBackToBackOnOneArena) {

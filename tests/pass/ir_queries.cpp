@@ -94,7 +94,8 @@ public:
 Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values, uint64_t guard_bytes) {
     FrameParts parts;
     s.accept(&parts);
-    if (!parts.enter || parts.enter->args.size() != 6) {  // user_context, name, interface, bytes, worst case, traits
+    // user_context, name, interface, bytes, worst case, traits, alignment
+    if (!parts.enter || parts.enter->args.size() != 7) {
         throw std::runtime_error("no harena_pipeline_enter call");
     }
     std::map<std::string, Expr> known = values;

@@ -94,7 +94,7 @@ struct FakePipeline {
 
     int operator()(void *user_context, halide_buffer_t *in, float k, halide_buffer_t *out) {
         if (planned) {
-            if (int r = harena_pipeline_enter(user_context, "fake", nullptr, 256, 256, traits)) {
+            if (int r = harena_pipeline_enter(user_context, "fake", nullptr, 256, 256, traits, 256)) {
                 return r;
             }
         }
@@ -286,7 +286,7 @@ TEST_F(GraphCacheTest, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTri
 TEST_F(GraphCacheTest, ARegionThatGrewInvalidatesItsGraphs) {
     run(1, 3);
     run(1, 3);
-    ASSERT_EQ(harena_pipeline_enter(arena.get(), "big", nullptr, 1 << 20, 1 << 20, 0), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(arena.get(), "big", nullptr, 1 << 20, 1 << 20, 0, 256), HARENA_OK);
     harena_pipeline_exit_as_destructor(arena.get(), reinterpret_cast<void *>(harena_pipeline_base(arena.get())));
     ASSERT_EQ(arena.stats().grows, 1u);
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN) << "intermediates moved: the graph would write the old region";

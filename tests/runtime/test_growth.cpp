@@ -16,7 +16,7 @@ harena_options growing(int32_t overflow_policy = HARENA_OVERFLOW_ERROR) {
 }
 
 int enter(HostArena &a, uint64_t bytes) {
-    return harena_pipeline_enter(a.arena, "grower", nullptr, bytes, bytes, 0);
+    return harena_pipeline_enter(a.arena, "grower", nullptr, bytes, bytes, 0, 256);
 }
 
 void exit_pipeline(HostArena &a) {
@@ -151,7 +151,7 @@ TEST(Growth, TheCppLayerGrowsAndShrinks) {
     {
         harena::Scope scope(arena);
     }
-    ASSERT_EQ(harena_pipeline_enter(arena.get(), "p", nullptr, 20000, 20000, 0), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(arena.get(), "p", nullptr, 20000, 20000, 0, 256), HARENA_OK);
     harena_pipeline_exit_as_destructor(arena.get(), reinterpret_cast<void *>(harena_pipeline_base(arena.get())));
     EXPECT_EQ(arena.capacity(), 20224u);
     arena.reset_stats();

@@ -152,7 +152,7 @@ TEST(RuntimeGuard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused)
     void *uc = a.arena;
     EXPECT_EQ(harena_pipeline_guard_bytes(uc), 256u);
     EXPECT_EQ(harena_pipeline_guard_bytes(&a), 0u);  // not an arena
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
     const uint64_t base = harena_pipeline_base(uc);
     // f at 256 (one band into the frame), 100 bytes in a slice of 256.
     EXPECT_EQ(harena_guard_slice(uc, "p", "f", base + 256, 100, 156 + 256), HARENA_OK);

@@ -35,7 +35,7 @@ TEST(RuntimeMisuse, AnArenaDestroyedByAnotherThreadIsReportedRightAfterUse) {
     std::thread([arena] { EXPECT_EQ(harena_destroy(arena), HARENA_OK); }).join();
     EXPECT_EQ(harena_scope_begin(&scope, arena), HARENA_ERROR_NOT_AN_ARENA);
     EXPECT_TRUE(last_error_mentions({"harena_scope_begin", "is not a live arena"}));
-    EXPECT_EQ(harena_pipeline_enter(arena, "p", nullptr, 0, 0, 0), HARENA_ERROR_NOT_AN_ARENA);
+    EXPECT_EQ(harena_pipeline_enter(arena, "p", nullptr, 0, 0, 0, 256), HARENA_ERROR_NOT_AN_ARENA);
 }
 
 TEST(RuntimeMisuse, DestroyingAnotherArenaKeepsThisOneUsable) {

@@ -259,7 +259,7 @@ TEST_F(Nvtx, AGraphLaunchHasTheBytesAboveTheTopLiveWhileItRuns) {
     const uint64_t top = arena.alloc(256);  // the calls run above it
     const harena_graph_call planned_call = [](void *user_context, void *) {
         if (int err = harena_pipeline_enter(user_context, "planned", HostMemoryDevice::interface(), 1024, 1024,
-                                            HARENA_PIPELINE_CAPTURABLE)) {
+                                            HARENA_PIPELINE_CAPTURABLE, 256)) {
             return err;
         }
         harena_pipeline_exit_as_destructor(user_context, reinterpret_cast<void *>(harena_pipeline_base(user_context)));

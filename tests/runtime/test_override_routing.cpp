@@ -142,7 +142,7 @@ TEST_F(Override, TheArenasOwnMemoryComesFromTheDefaultPathEvenInsideAScope) {
 
 TEST_F(Override, APlannedPipelinesFrameRoutesItsUnplannedAllocations) {
     harena::Arena arena = device_arena(1 << 20);
-    ASSERT_EQ(harena_pipeline_enter(arena.get(), "p", fake_device_interface(), 4096, 4096, 0), HARENA_OK);
+    ASSERT_EQ(harena_pipeline_enter(arena.get(), "p", fake_device_interface(), 4096, 4096, 0, 256), HARENA_OK);
     const uint64_t base = harena_pipeline_base(arena.get());
     Buf b(10);
     ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);

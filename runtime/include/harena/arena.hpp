@@ -42,7 +42,7 @@ enum class OverflowPolicy {
 
 struct Options {
     // Every allocation and frame base is a multiple of this; a power of two.
-    std::uint64_t alignment = 256;
+    std::uint64_t alignment = HARENA_DEFAULT_ALIGNMENT;
     // What an allocation that does not fit does: fail, or (through the
     // override) go to Halide's default allocator.
     OverflowPolicy overflow = OverflowPolicy::error;

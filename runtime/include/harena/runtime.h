@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "HalideRuntime.h"
+#include "harena/pipeline_abi.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -72,18 +73,10 @@ enum harena_error_code {
     /* Guard mode: bytes past the end of a slice (or before a frame's first
      * slice) were written; the message names the buffer, the pipeline, the
      * offset and how many bytes past the end. */
-    HARENA_ERROR_GUARD_DAMAGED = -1014
-};
-
-/* What a planned pipeline declares about itself at entry (the pass computes it). */
-enum harena_pipeline_traits {
-    /* All its work is GPU kernels on planned buffers: no host-side stage, no
-     * parallel CPU loop, no buffer left to the runtime allocator. One call
-     * captured as a CUDA graph replays it. */
-    HARENA_PIPELINE_CAPTURABLE = 1,
-    /* It lays its slices out with guard bands when the arena is in guard mode
-     * (harena_pipeline_guard_bytes), starting one band into its frame. */
-    HARENA_PIPELINE_GUARDS = 2
+    HARENA_ERROR_GUARD_DAMAGED = -1014,
+    /* A planned pipeline aligns its slices more strictly than the arena it
+     * was called with aligns its frames. */
+    HARENA_ERROR_INCOMPATIBLE_ALIGNMENT = -1015
 };
 
 enum harena_overflow_policy {
@@ -97,7 +90,8 @@ enum harena_overflow_policy {
 
 typedef struct harena_options {
     /* Every allocation and frame base is a multiple of this; a power of two.
-     * Default 256: PTX emits wide loads and kernels mark buffers noalias. */
+     * Default HARENA_DEFAULT_ALIGNMENT (harena/pipeline_abi.h). A planned
+     * pipeline needs a multiple of the alignment it was planned at. */
     uint64_t alignment;
     /* enum harena_overflow_policy. Default HARENA_OVERFLOW_ERROR. */
     int32_t overflow_policy;
@@ -279,59 +273,6 @@ int harena_cuda_device_count(void);
 /* The last message reported on the calling thread; "" if none. */
 const char *harena_last_error(void);
 
-/* Entry points of pipelines planned by the arena pass; their user_context is
- * the harena_arena *. */
-
-/* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
- * quoted in the message only; traits: enum harena_pipeline_traits) and activates the arena on the calling thread
- * for the run, so that the pipeline's unplanned allocations bump in the same
- * frame when the override is linked. Checks that user_context is a live
- * arena whose device interface is device_interface (NULL: host pipeline). */
-int harena_pipeline_enter(void *user_context, const char *pipeline,
-                          const struct halide_device_interface_t *device_interface, uint64_t bytes,
-                          uint64_t worst_case_bytes, uint32_t traits);
-
-/* For planned buffers Halide keeps on host and device: frees the host part
- * (halide_free) and detaches the device part, an arena slice. Called by
- * planned pipelines where Halide would call halide_device_and_host_free. */
-int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
-void harena_planned_host_free_as_destructor(void *user_context, void *buf);
-
-/* Device memory for a planned pipeline's argument buffers (inputs, outputs,
- * buffers compiled into it), which the caller keeps after the call: planned
- * pipelines call these where Halide calls halide_copy_to_device,
- * halide_device_malloc and halide_device_and_host_malloc on such a buffer.
- * They make those calls with the calling thread's scopes suspended, so the
- * memory never comes from the call's frame (with the override linked, it
- * comes from Halide's default allocator, as without an arena). */
-int harena_argument_copy_to_device(void *user_context, struct halide_buffer_t *buf,
-                                   const struct halide_device_interface_t *device_interface);
-int harena_argument_device_malloc(void *user_context, struct halide_buffer_t *buf,
-                                  const struct halide_device_interface_t *device_interface);
-int harena_argument_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
-                                           const struct halide_device_interface_t *device_interface);
-
-/* Guard mode (harena_options.guard) for planned pipelines. */
-
-/* The band a planned pipeline leaves after each of its slices (and at the
- * start of its frame) in this call: 0 when the arena's guard mode is off or
- * user_context is not a live arena (harena_pipeline_enter reports that). */
-uint64_t harena_pipeline_guard_bytes(void *user_context);
-
-/* A planned pipeline's slice at `address` (`bytes` used by the buffer, and
- * `band_bytes` after them that nothing may write) is handed out: checks the
- * bands of earlier slices whose bytes it reuses, then fills and records its
- * own. Returns HARENA_ERROR_GUARD_DAMAGED after reporting an earlier slice's
- * damaged band. */
-int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
-                       uint64_t bytes, uint64_t band_bytes);
-
-/* The slice at `address` is freed: checks its band and forgets it (0 when no
- * band is recorded there). At the frame's base (harena_pipeline_base) it
- * checks the band that starts the frame, which a pipeline does before it
- * returns so that a damaged one fails the call. */
-int harena_guard_check(void *user_context, uint64_t address);
-
 /* A measuring arena holds no memory: a planned pipeline called with it checks
  * its arguments, records the bytes this call would need and returns
  * HARENA_MEASURED before any stage runs. */
@@ -340,34 +281,6 @@ int harena_create_measuring(harena_arena **arena);
 /* What the last planned pipeline called with a measuring arena asked for:
  * the bytes for its actual arguments and its declared worst case. */
 int harena_measured_bytes(const harena_arena *arena, uint64_t *bytes, uint64_t *worst_case_bytes);
-
-/* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
- * reporting an error if there is none. */
-uint64_t harena_pipeline_base(void *user_context);
-
-/* Pops the frame based at frame_base_as_pointer, which must be the top frame,
- * and deactivates the arena. Registered as a destructor so that it runs on
- * success and error paths. */
-void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_pointer);
-
-/* For memory checkers (compute-sanitizer --tool memcheck, through NVTX's
- * memory API; see README.md). While a tool is attached, a device arena's
- * memory is an NVTX sub-allocator heap: only its live slices may be
- * accessed. Allocations are slices from allocation to free or to their
- * frame's pop; a frame's reservation (harena_push, harena_pipeline_enter) is
- * one slice until its pusher describes its own: live nonzero declares
- * [address, address + bytes) in the arena a live slice (the reservation
- * around it stops being one, so its other bytes are out of bounds until
- * declared too), live 0 ends the slice declared at address. Slices still
- * live when their frame pops end then. A planned pipeline calls it per
- * planned buffer (user_context: the arena). A no-op returning 0 when no tool
- * is attached or the arena holds host memory; HARENA_ERROR_NOT_IN_ARENA
- * when the slice does not lie in the arena. */
-int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live);
-
-/* Nonzero when a memory checker is attached (NVTX injection loaded), so that
- * a planned pipeline describes its slices (harena_nvtx_region) only then. */
-int harena_nvtx_attached(void);
 
 #ifdef __cplusplus
 }  // extern "C"

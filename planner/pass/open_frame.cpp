@@ -1,0 +1,126 @@
+#include "open_frame.h"
+
+#include "pass_errors.h"
+#include "preamble.h"
+#include "runtime_calls.h"
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+class FindDeviceInterface : public IRVisitor {
+public:
+    Expr found;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (!found.defined() &&
+            (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device" ||
+             op->name == "halide_device_and_host_malloc") &&
+            op->args.size() == 2) {
+            found = op->args[1];
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+class MentionsAllocation : public IRVisitor {
+public:
+    explicit MentionsAllocation(const std::map<const IRNode *, Placement> &p)
+        : placed(p) {
+    }
+    const std::map<const IRNode *, Placement> &placed;
+    bool found = false;
+    using IRVisitor::visit;
+    void visit(const Allocate *op) override {
+        found |= placed.count(op) > 0;
+        IRVisitor::visit(op);
+    }
+    void visit(const LetStmt *op) override {
+        found |= placed.count(op) > 0;
+        IRVisitor::visit(op);
+    }
+};
+
+// Wraps the innermost statement on the top-level spine that holds every
+// planned allocation. The frame must open after the argument checks: Halide
+// emits a run of four or more asserts as one batch whose failure returns
+// without running registered destructors, so a frame opened before such a
+// batch would stay pushed when a check fails.
+template<typename Prologue>
+Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
+                           const Prologue &prologue) {
+    auto mentions = [&](const Stmt &t) {
+        MentionsAllocation m(placed);
+        t.accept(&m);
+        return m.found;
+    };
+    if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
+        return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
+    }
+    if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
+        return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
+    }
+    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_pipeline_branch(op)) {
+        return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
+    }
+    return prologue(s);
+}
+
+// Enters the arena and leaves it through a registered destructor, so that
+// the frame closes on success and error paths alike.
+Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry &entry) {
+    Expr status = Variable::make(Int(32), "harena.status");
+    Expr enter = runtime_calls::pipeline_enter(entry.pipeline, entry.device_interface, layout.needed,
+                                               entry.worst_case_bytes, entry.traits, entry.alignment);
+    // In guard mode the band at the frame's start is checked before a
+    // successful return, so that a damaged one fails the call: the exit's
+    // own check at the pop can only report.
+    Stmt check_lead = checked_call("harena.guard_status.lead", runtime_calls::guard_check(frame_base()), layout.guard);
+    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_exit(frame_base())),
+                         Block::make(body, check_lead));
+    s = LetStmt::make("harena.base", runtime_calls::pipeline_base(), s);
+    s = Block::make(AssertStmt::make(status == 0, status), s);
+    return LetStmt::make("harena.status", enter, s);
+}
+
+}  // namespace
+
+Expr frame_base() {
+    return Variable::make(UInt(64), "harena.base");
+}
+
+Expr checker_attached() {
+    return Variable::make(Int(32), "harena.nvtx");
+}
+
+Expr planned_device_interface(const Stmt &s, bool device_target) {
+    if (!device_target) {
+        return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
+    }
+    FindDeviceInterface f;
+    s.accept(&f);
+    if (!f.found.defined()) {
+        internal_failure("device buffers planned but no device allocation or copy seen");
+    }
+    return f.found;
+}
+
+Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const RunLayout &layout,
+                const FrameEntry &entry) {
+    return open_before_first_use(s, placed, [&](const Stmt &body) {
+        Stmt framed = enter_and_exit(body, layout, entry);
+        for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
+            framed = LetStmt::make(it->first, it->second, framed);
+        }
+        if (entry.device_target) {
+            // Whether a memory checker is attached, asked once per call.
+            framed = LetStmt::make("harena.nvtx", runtime_calls::nvtx_attached(), framed);
+        }
+        return framed;
+    });
+}
+
+}  // namespace harena

@@ -1,0 +1,40 @@
+#pragma once
+// Opens a planned pipeline's arena frame: evaluates the call's layout
+// (run_layout.h) and enters the arena just before the first planned buffer is
+// used, and leaves it on every exit path, success or error.
+#include "rewrite_allocations.h"
+#include "run_layout.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace harena {
+
+// What the pipeline tells the runtime at entry (harena/pipeline_abi.h).
+struct FrameEntry {
+    std::string pipeline;
+    Halide::Expr device_interface;  // of its planned buffers; a null handle for host plans
+    uint64_t worst_case_bytes = 0;  // 0: no worst case (sizes without a declared maximum)
+    uint32_t traits = 0;            // enum harena_pipeline_traits
+    uint64_t alignment = 0;         // the plan's
+    bool device_target = false;     // asks once per call whether a memory checker is attached
+};
+
+// The frame's address (UInt(64)) and, for device plans, whether a memory
+// checker is attached (Int(32)), as the frame binds them.
+Halide::Expr frame_base();
+Halide::Expr checker_attached();
+
+// The interface the pipeline itself allocates its device buffers with, which
+// the planned ones are bound to; a null handle for host plans.
+Halide::Expr planned_device_interface(const Halide::Internal::Stmt &s, bool device_target);
+
+// `s` with the frame opened around the innermost statement of its top-level
+// spine that holds every buffer of `placed`. Only the spine is rebuilt, so
+// Allocate nodes keep their identity.
+Halide::Internal::Stmt open_frame(const Halide::Internal::Stmt &s,
+                                  const std::map<const Halide::Internal::IRNode *, Placement> &placed,
+                                  const RunLayout &layout, const FrameEntry &entry);
+
+}  // namespace harena

@@ -1,0 +1,25 @@
+#pragma once
+// What the pass decided, as a PassReport (arena_pass.h), and its trace: the
+// decisions the plan report files (plan_report.h) and the trace both show.
+#include "arena_pass.h"
+#include "buffer_census.h"
+#include "preamble.h"
+#include "solver/solver.h"
+
+#include <vector>
+
+namespace harena {
+
+// Every candidate's decision, in order, with the planned ones at `plan`'s
+// offsets (plan.offsets[k] for the k-th planned candidate), the
+// representative values they depend on, and whether a call of `s` can be
+// captured as a CUDA graph.
+PassReport make_report(const Halide::Internal::Stmt &s, const std::vector<Candidate> &candidates,
+                       const Preamble &preamble, const Plan &plan, const PassOptions &options);
+
+// Prints the report to stderr at options.trace: 1, the summary line; 2, also
+// why each buffer was or was not planned, whether a call is capturable and
+// how long the pass took (`pass_seconds`).
+void trace_plan(const PassReport &report, const PassOptions &options, double pass_seconds);
+
+}  // namespace harena

@@ -1,0 +1,157 @@
+/* The contract between the code the arena pass generates and the runtime: the
+ * entry points a planned pipeline calls, the names the pass calls them by, the
+ * traits it declares at entry, the default alignment and the guard-band
+ * layout. The runtime implements it (runtime/src) and the pass includes it
+ * (planner/pass/runtime_calls.h builds each call from the declarations here),
+ * so that both sides read one definition. A planned pipeline's user_context
+ * is the harena_arena * it runs in; every function returning int returns 0 or
+ * a negative error code (enum harena_error_code, harena/runtime.h).
+ *
+ * Frame layout. harena_pipeline_enter pushes one frame of the bytes the call
+ * computed. Every slice lies at the frame's base plus an offset that is a
+ * multiple of the alignment the pipeline was planned at; the entry refuses an
+ * arena whose alignment is not a multiple of it, since frame bases are
+ * aligned to the arena's alignment only.
+ *
+ * Guard-band layout (harena_options.guard, for pipelines that declare
+ * HARENA_PIPELINE_GUARDS). Let G = harena_pipeline_guard_bytes(): the band,
+ * a multiple of the arena's alignment (so, once the entry has accepted the
+ * pipeline, of the pipeline's), 0 when guard mode is off. The frame starts
+ * with one band, [base, base + G); each slice is followed by its band, and a
+ * slice starts at least G past the end of every slice it rests on. The
+ * pipeline uses G as it is; the runtime records the band at the frame's
+ * start at entry and each slice's band in harena_guard_slice.
+ */
+#ifndef HARENA_PIPELINE_ABI_H
+#define HARENA_PIPELINE_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct halide_buffer_t;
+struct halide_device_interface_t;
+
+/* The alignment the pass plans at and arenas are created with unless told
+ * otherwise: CUDA's allocation alignment, and the width PTX assumes for vector
+ * loads from noalias kernel arguments. */
+#define HARENA_DEFAULT_ALIGNMENT 256
+
+/* What a planned pipeline declares about itself at entry (the pass computes it). */
+enum harena_pipeline_traits {
+    /* All its work is GPU kernels on planned buffers: no host-side stage, no
+     * parallel CPU loop, no buffer left to the runtime allocator. One call
+     * captured as a CUDA graph replays it. */
+    HARENA_PIPELINE_CAPTURABLE = 1,
+    /* It lays its slices out with guard bands when the arena is in guard mode
+     * (the guard-band layout above). */
+    HARENA_PIPELINE_GUARDS = 2
+};
+
+/* The names the generated code calls the entry points by (the pass's Call
+ * nodes carry these strings; tests/runtime/test_pipeline_abi.cpp checks each
+ * against its declaration below). */
+#define HARENA_ABI_PIPELINE_ENTER "harena_pipeline_enter"
+#define HARENA_ABI_PIPELINE_BASE "harena_pipeline_base"
+#define HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR "harena_pipeline_exit_as_destructor"
+#define HARENA_ABI_PLANNED_HOST_FREE "harena_planned_host_free"
+#define HARENA_ABI_PLANNED_HOST_FREE_AS_DESTRUCTOR "harena_planned_host_free_as_destructor"
+#define HARENA_ABI_ARGUMENT_COPY_TO_DEVICE "harena_argument_copy_to_device"
+#define HARENA_ABI_ARGUMENT_DEVICE_MALLOC "harena_argument_device_malloc"
+#define HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC "harena_argument_device_and_host_malloc"
+#define HARENA_ABI_PIPELINE_GUARD_BYTES "harena_pipeline_guard_bytes"
+#define HARENA_ABI_GUARD_SLICE "harena_guard_slice"
+#define HARENA_ABI_GUARD_CHECK "harena_guard_check"
+#define HARENA_ABI_NVTX_REGION "harena_nvtx_region"
+#define HARENA_ABI_NVTX_ATTACHED "harena_nvtx_attached"
+
+/* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
+ * quoted in the message only; traits: enum harena_pipeline_traits) and
+ * activates the arena on the calling thread for the run, so that the
+ * pipeline's unplanned allocations bump in the same frame when the override
+ * is linked. Checks that user_context is a live arena whose device interface
+ * is device_interface (NULL: host pipeline) and whose alignment is a multiple
+ * of `alignment`, the one the pipeline's offsets were planned at: its slices
+ * lie at the frame's base plus those offsets, so a coarser plan than the
+ * arena's frames would hand out slices less aligned than the plan assumed
+ * (HARENA_ERROR_INCOMPATIBLE_ALIGNMENT). */
+int harena_pipeline_enter(void *user_context, const char *pipeline,
+                          const struct halide_device_interface_t *device_interface, uint64_t bytes,
+                          uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment);
+
+/* For planned buffers Halide keeps on host and device: frees the host part
+ * (halide_free) and detaches the device part, an arena slice. Called by
+ * planned pipelines where Halide would call halide_device_and_host_free. */
+int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
+void harena_planned_host_free_as_destructor(void *user_context, void *buf);
+
+/* Device memory for a planned pipeline's argument buffers (inputs, outputs,
+ * buffers compiled into it), which the caller keeps after the call: planned
+ * pipelines call these where Halide calls halide_copy_to_device,
+ * halide_device_malloc and halide_device_and_host_malloc on such a buffer.
+ * They make those calls with the calling thread's scopes suspended, so the
+ * memory never comes from the call's frame (with the override linked, it
+ * comes from Halide's default allocator, as without an arena). */
+int harena_argument_copy_to_device(void *user_context, struct halide_buffer_t *buf,
+                                   const struct halide_device_interface_t *device_interface);
+int harena_argument_device_malloc(void *user_context, struct halide_buffer_t *buf,
+                                  const struct halide_device_interface_t *device_interface);
+int harena_argument_device_and_host_malloc(void *user_context, struct halide_buffer_t *buf,
+                                           const struct halide_device_interface_t *device_interface);
+
+/* Guard mode (harena_options.guard) for planned pipelines. */
+
+/* The band a planned pipeline leaves after each of its slices (and at the
+ * start of its frame) in this call: 0 when the arena's guard mode is off or
+ * user_context is not a live arena (harena_pipeline_enter reports that). */
+uint64_t harena_pipeline_guard_bytes(void *user_context);
+
+/* A planned pipeline's slice at `address` (`bytes` used by the buffer, and
+ * `band_bytes` after them that nothing may write) is handed out: checks the
+ * bands of earlier slices whose bytes it reuses, then fills and records its
+ * own. Returns HARENA_ERROR_GUARD_DAMAGED after reporting an earlier slice's
+ * damaged band. */
+int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
+                       uint64_t bytes, uint64_t band_bytes);
+
+/* The slice at `address` is freed: checks its band and forgets it (0 when no
+ * band is recorded there). At the frame's base (harena_pipeline_base) it
+ * checks the band that starts the frame, which a pipeline does before it
+ * returns so that a damaged one fails the call. */
+int harena_guard_check(void *user_context, uint64_t address);
+
+/* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
+ * reporting an error if there is none. */
+uint64_t harena_pipeline_base(void *user_context);
+
+/* Pops the frame based at frame_base_as_pointer, which must be the top frame,
+ * and deactivates the arena. Registered as a destructor so that it runs on
+ * success and error paths. */
+void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_pointer);
+
+/* For memory checkers (compute-sanitizer --tool memcheck, through NVTX's
+ * memory API; see README.md). While a tool is attached, a device arena's
+ * memory is an NVTX sub-allocator heap: only its live slices may be
+ * accessed. Allocations are slices from allocation to free or to their
+ * frame's pop; a frame's reservation (harena_push, harena_pipeline_enter) is
+ * one slice until its pusher describes its own: live nonzero declares
+ * [address, address + bytes) in the arena a live slice (the reservation
+ * around it stops being one, so its other bytes are out of bounds until
+ * declared too), live 0 ends the slice declared at address. Slices still
+ * live when their frame pops end then. A planned pipeline calls it per
+ * planned buffer (user_context: the arena). A no-op returning 0 when no tool
+ * is attached or the arena holds host memory; HARENA_ERROR_NOT_IN_ARENA
+ * when the slice does not lie in the arena. */
+int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live);
+
+/* Nonzero when a memory checker is attached (NVTX injection loaded), so that
+ * a planned pipeline describes its slices (harena_nvtx_region) only then. */
+int harena_nvtx_attached(void);
+
+#ifdef __cplusplus
+}  // extern "C"
+#endif
+
+#endif  // HARENA_PIPELINE_ABI_H
