@@ -2,7 +2,6 @@
 
 #include "buffer_census.h"
 #include "open_frame.h"
-#include "pass_errors.h"
 #include "pass_report.h"
 #include "plan_report.h"
 #include "preamble.h"
@@ -83,7 +82,7 @@ Plan solve_and_validate(const Problem &problem, const std::string &pipeline) {
     Plan plan = solve(problem);
     Validation valid = validate(problem, plan);
     if (!valid.ok) {
-        internal_failure("the solver's plan for " + pipeline + " failed validation: " + valid.error);
+        throw InternalError("harena: the solver's plan for " + pipeline + " failed validation: " + valid.error);
     }
     return plan;
 }

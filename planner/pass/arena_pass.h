@@ -91,9 +91,11 @@ struct PassReport {
 };
 
 // Plans and rewrites `s` (a statement at Halide's custom-lowering-pass point).
-// Throws Halide::CompileError for a user mistake (with Unbounded::Error, a
-// size without a maximum, saying what to declare) and fills `report` when
-// given.
+// Fills `report` when given. Errors follow Halide's two channels, in every
+// file of the pass: Halide::CompileError for a user's mistake, saying what to
+// change (with Unbounded::Error, a size without a maximum and what to
+// declare; a plan report that cannot be written), Halide::InternalError for a
+// broken invariant of the pass; nothing ends the process.
 Halide::Internal::Stmt plan_arena(const Halide::Internal::Stmt &s, const PassOptions &options,
                                   PassReport *report = nullptr);
 

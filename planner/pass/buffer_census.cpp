@@ -1,5 +1,7 @@
 #include "buffer_census.h"
 
+#include "runtime_calls.h"
+
 #include "size_bounds.h"
 
 #include <algorithm>
@@ -33,10 +35,10 @@ public:
     void visit(const LetStmt *op) override {
         tick();
         op->value.accept(this);
-        int index = consider_host_and_device(op);
-        if (index >= 0) {
-            const std::string &name = found[index].name;
-            live[name].push_back(index);
+        const std::optional<int> index = consider_host_and_device(op);
+        if (index) {
+            const std::string &name = found[*index].name;
+            live[name].push_back(*index);
             host_and_device.insert(name);
         }
         // Sizes are expressed in the names visible where the frame opens, so
@@ -49,9 +51,9 @@ public:
         if (inner) {
             lets.pop_back();
         }
-        if (index >= 0) {
-            live[found[index].name].pop_back();
-            host_and_device.erase(found[index].name);
+        if (index) {
+            live[found[*index].name].pop_back();
+            host_and_device.erase(found[*index].name);
         }
     }
 
@@ -106,18 +108,18 @@ public:
         op->condition.accept(this);
         // The host side of a buffer on host and device: its device part is
         // the candidate, seen at the buffer's creation.
-        int index = host_and_device.count(op->name) ? -1 : consider(op);
+        const std::optional<int> index = host_and_device.count(op->name) ? std::nullopt : consider(op);
         // Kernels reach a lifted heap pool through its data's name, without
         // the .buffer suffix.
         std::string data = is_buffer_object(op) ? buffer_owner(op->name) : op->name;
-        if (index >= 0) {
-            live[op->name].push_back(index);
+        if (index) {
+            live[op->name].push_back(*index);
             if (data != op->name) {
-                live[data].push_back(index);
+                live[data].push_back(*index);
             }
         }
         op->body.accept(this);
-        if (index >= 0) {
+        if (index) {
             live[op->name].pop_back();
             if (data != op->name) {
                 live[data].pop_back();
@@ -195,18 +197,19 @@ private:
         return simplify(e);
     }
 
-    // Returns the candidate's index, or -1 for allocations that are not
-    // intermediates the arena could hold (stack, registers, GPU shared memory).
-    int consider(const Allocate *op) {
+    // The index of the candidate if it is planned; nothing if it is not, or
+    // is no intermediate the arena could hold (stack, registers, GPU shared
+    // memory), which is not recorded at all.
+    std::optional<int> consider(const Allocate *op) {
         if (inside_device_code()) {
-            return -1;
+            return std::nullopt;
         }
         switch (op->memory_type) {
         case MemoryType::Auto:
         case MemoryType::Heap:
             break;
         default:
-            return -1;
+            return std::nullopt;
         }
         Candidate c;
         c.node = op;
@@ -220,10 +223,10 @@ private:
             if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
                 return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
             }
-            if (u.device_and_host_malloc || u.destructor == "halide_device_and_host_free_as_destructor") {
+            if (u.device_and_host_malloc || u.destructor == halide_names::kDeviceAndHostFreeAsDestructor) {
                 return record(c, false, "buffer on host and device in an unusual form: left to Halide's allocator");
             }
-            if (u.destructor != "halide_device_free_as_destructor" || !device_shape_of(u.init_value, shape)) {
+            if (u.destructor != halide_names::kDeviceFreeAsDestructor || !device_shape_of(u.init_value, shape)) {
                 return record(c, false, "no device allocation of the usual form: left to Halide's allocator");
             }
         } else {
@@ -231,7 +234,7 @@ private:
             int64_t constant = Allocate::constant_allocation_size(op->extents, op->name);
             if (op->memory_type == MemoryType::Auto && constant > 0 &&
                 constant * op->type.bytes() <= kMaxStackBytes) {
-                return -1;  // codegen keeps it on the stack
+                return std::nullopt;  // codegen keeps it on the stack
             }
             // What halide_malloc would get: the extents plus Halide's padding for
             // vector loads that read up to three elements past the end.
@@ -246,15 +249,15 @@ private:
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:
-    // its device part can be planned. Returns the candidate or -1.
-    int consider_host_and_device(const LetStmt *op) {
+    // its device part can be planned. The candidate's index if it is planned.
+    std::optional<int> consider_host_and_device(const LetStmt *op) {
         const std::string name = buffer_owner(op->name);
         if (!options.device_target || inside_device_code() || name.empty()) {
-            return -1;
+            return std::nullopt;
         }
         const BufferFacts &u = facts[op];
-        if (!u.device_and_host_malloc || u.destructor != "halide_device_and_host_free_as_destructor") {
-            return -1;
+        if (!u.device_and_host_malloc || u.destructor != halide_names::kDeviceAndHostFreeAsDestructor) {
+            return std::nullopt;
         }
         Candidate c;
         c.node = op;
@@ -272,7 +275,7 @@ private:
     // The checks every candidate shares: not concurrent, and a size that
     // either has a worst case over the declared bounds or can be computed for
     // each call where the frame opens.
-    int bound(Candidate c, const DeviceShape &shape) {
+    std::optional<int> bound(Candidate c, const DeviceShape &shape) {
         if (const char *why = concurrency()) {
             return record(c, false, std::string(why) + ": left to the runtime allocator");
         }
@@ -326,16 +329,16 @@ private:
         return plan(c);
     }
 
-    int plan(const Candidate &c) {
+    std::optional<int> plan(const Candidate &c) {
         loop_depth[(int)found.size()] = loops.size();
         return record(c, true, "");
     }
 
-    int record(Candidate c, bool planned, const std::string &reason) {
+    std::optional<int> record(Candidate c, bool planned, const std::string &reason) {
         c.planned = planned;
         c.reason = reason;
         found.push_back(c);
-        return planned ? (int)found.size() - 1 : -1;
+        return planned ? std::optional<int>((int)found.size() - 1) : std::nullopt;
     }
 
     // The enclosing loops, outermost first, with the lets around each

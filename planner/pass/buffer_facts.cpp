@@ -1,5 +1,7 @@
 #include "buffer_facts.h"
 
+#include "runtime_calls.h"
+
 namespace harena {
 
 using namespace Halide;
@@ -108,9 +110,9 @@ public:
             const StringImm *fn = op->args[0].as<StringImm>();
             for_each_owner(op->args[1], [&](BufferFacts &f) { f.destructor = fn ? fn->value : ""; });
         } else if (!op->args.empty()) {
-            bool malloc = op->name == "halide_device_malloc";
-            bool copy = op->name == "halide_copy_to_device";
-            bool both = op->name == "halide_device_and_host_malloc";
+            bool malloc = op->name == halide_names::kDeviceMalloc;
+            bool copy = op->name == halide_names::kCopyToDevice;
+            bool both = op->name == halide_names::kDeviceAndHostMalloc;
             for_each_owner(op->args[0], [&](BufferFacts &f) {
                 f.device_malloc |= malloc;
                 f.copy_to_device |= copy;

@@ -24,10 +24,10 @@ bool harmless_on_host(const std::string &name) {
                                     name.compare(name.size() - interface_suffix.size(), std::string::npos,
                                                  interface_suffix) == 0;
     return names_an_interface || starts_with(name, "_halide_buffer_") || starts_with(name, "halide_error") ||
-           runtime_calls::is_argument_call(name) || name == "halide_copy_to_device" ||
-           name == "halide_device_malloc" || name == "halide_device_free" ||
-           name == "halide_device_and_host_malloc" || name == "halide_device_and_host_free" ||
-           name == "halide_device_host_nop_free";
+           runtime_calls::is_argument_call(name) || name == halide_names::kCopyToDevice ||
+           name == halide_names::kDeviceMalloc || name == halide_names::kDeviceFree ||
+           name == halide_names::kDeviceAndHostMalloc || name == halide_names::kDeviceAndHostFree ||
+           name == halide_names::kNopFree;
 }
 
 class FindHostWork : public IRVisitor {

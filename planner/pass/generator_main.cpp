@@ -16,7 +16,6 @@
 #include "arena_pass.h"
 #include "maxima.h"
 
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -28,6 +27,7 @@ struct GeneratorConfig {
     bool arena = false;
     PassOptions options;
     std::vector<GivenMaximum> maxima;
+    std::string bad_options;  // one line per bad harena.* argument
 };
 
 GeneratorConfig &config() {
@@ -85,12 +85,14 @@ std::string strip_arena(const std::string &targets, bool &found) {
     return join(list, ',');
 }
 
-[[noreturn]] void bad_option(const std::string &arg, const std::string &why) {
-    std::cerr << "harena: generator option '" << arg << "': " << why
-              << " (known: harena.max.<scalar>=N, harena.max.<buffer>.<dim>=N, "
-                 "harena.unbounded=plan|runtime|error, harena.require_bounds=0|1, harena.nominal_extent=N, "
-                 "harena.trace=0|1|2)\n";
-    std::exit(1);
+const char *const kKnownOptions =
+    "known: harena.max.<scalar>=N, harena.max.<buffer>.<dim>=N, harena.unbounded=plan|runtime|error, "
+    "harena.require_bounds=0|1, harena.nominal_extent=N, harena.trace=0|1|2";
+
+// Recorded for main, which reports every bad option and returns an error
+// instead of running the generator: nothing here ends the process.
+void bad_option(const std::string &arg, const std::string &why) {
+    config().bad_options += "harena: generator option '" + arg + "': " + why + " (" + kKnownOptions + ")\n";
 }
 
 int64_t number(const std::string &arg, const std::string &value, int64_t least) {
@@ -115,6 +117,7 @@ bool take_option(const std::string &arg) {
     size_t eq = arg.find('=');
     if (eq == std::string::npos) {
         bad_option(arg, "expected harena.<option>=<value>");
+        return true;
     }
     std::string key = arg.substr(prefix.size(), eq - prefix.size());
     std::string value = arg.substr(eq + 1);
@@ -204,6 +207,10 @@ int main(int argc, char **argv) {
             generator_name = argv[i + 1];
         }
         args.push_back(a);
+    }
+    if (!config().bad_options.empty()) {
+        std::cerr << config().bad_options;
+        return 1;
     }
     std::string name = function_name.empty() ? generator_name : function_name;
     size_t colons = name.rfind("::");

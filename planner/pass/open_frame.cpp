@@ -1,6 +1,5 @@
 #include "open_frame.h"
 
-#include "pass_errors.h"
 #include "preamble.h"
 #include "runtime_calls.h"
 
@@ -17,8 +16,8 @@ public:
     using IRVisitor::visit;
     void visit(const Call *op) override {
         if (!found.defined() &&
-            (op->name == "halide_device_malloc" || op->name == "halide_copy_to_device" ||
-             op->name == "halide_device_and_host_malloc") &&
+            (op->name == halide_names::kDeviceMalloc || op->name == halide_names::kCopyToDevice ||
+             op->name == halide_names::kDeviceAndHostMalloc) &&
             op->args.size() == 2) {
             found = op->args[1];
         }
@@ -103,7 +102,7 @@ Expr planned_device_interface(const Stmt &s, bool device_target) {
     FindDeviceInterface f;
     s.accept(&f);
     if (!f.found.defined()) {
-        internal_failure("device buffers planned but no device allocation or copy seen");
+        throw InternalError("harena: device buffers planned but no device allocation or copy seen");
     }
     return f.found;
 }

@@ -59,7 +59,8 @@ void write_file(const std::string &path, const std::string &text) {
     std::ofstream f(path);
     f << text;
     if (!f) {
-        throw std::runtime_error("harena: cannot write plan report " + path);
+        throw Halide::CompileError("harena: cannot write the plan report " + path +
+                                   "; the directory given to the generator with -o must exist and be writable");
     }
 }
 

@@ -11,9 +11,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-// Halide's no-op free: the arena, not the pipeline, owns planned memory.
-const char *const kNopFree = "halide_device_host_nop_free";
-
 bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
     const Call *c = e.as<Call>();
     if (!c || c->name != fn || c->args.empty()) {
@@ -105,7 +102,7 @@ private:
             offset_of[op->name] = offset;
             body = mutate(op->body);
             new_expr = reinterpret(Handle(), slice(offset));
-            free_function = kNopFree;
+            free_function = halide_names::kNopFree;
         } else if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound
             // where it is created; the arena, not its destructor, owns it.
@@ -114,7 +111,7 @@ private:
             offset_of[buffer] = offset;
             body = mutate(op->body);
             new_expr = bind_device(op->new_expr, offset);
-            free_function = kNopFree;
+            free_function = halide_names::kNopFree;
         } else {
             ScopedBinding<> bind(device_buffers, op->name);
             offset_of[op->name] = offset;
@@ -125,7 +122,7 @@ private:
                 // halide_malloc codegen would otherwise emit every run; codegen
                 // wants a non-constant pointer for the no-op destructor.
                 new_expr = reinterpret(Handle(), slice(offset));
-                free_function = kNopFree;
+                free_function = halide_names::kNopFree;
             }
         }
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
@@ -170,33 +167,33 @@ private:
                                                LetStmt::make(op->name, bind_device(op->value, it->second.offset),
                                                              body)));
         }
-        if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
+        if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
         if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
             const Expr &offset = offset_of.at(owner);
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
-        if (is_call_on(op->value, "halide_device_malloc", device_buffers) ||
-            is_call_on(op->value, "halide_device_free", device_buffers)) {
+        if (is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
             return LetStmt::make(op->name, make_zero(op->value.type()), mutate(op->body));
         }
         return IRMutator::visit(op);
     }
 
     Stmt visit(const Evaluate *op) override {
-        if (is_destructor(op->value, "halide_device_and_host_free_as_destructor", host_and_device_buffers)) {
+        if (is_destructor(op->value, halide_names::kDeviceAndHostFreeAsDestructor, host_and_device_buffers)) {
             const Call *c = op->value.as<Call>();
             return Evaluate::make(Call::make(c->type, c->name,
                                              {StringImm::make(runtime_calls::planned_host_free_destructor()), c->args[1]},
                                              c->call_type));
         }
-        if (is_call_on(op->value, "halide_device_and_host_free", host_and_device_buffers)) {
+        if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
             return Evaluate::make(host_part_free(op->value.as<Call>()));
         }
-        if (is_destructor(op->value, "halide_device_free_as_destructor", device_buffers) ||
-            is_call_on(op->value, "halide_device_malloc", device_buffers) ||
-            is_call_on(op->value, "halide_device_free", device_buffers)) {
+        if (is_destructor(op->value, halide_names::kDeviceFreeAsDestructor, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
             return Evaluate::make(0);
         }
         return IRMutator::visit(op);

@@ -1,7 +1,6 @@
 #include "runtime_calls.h"
 
 #include "harena/pipeline_abi.h"
-#include "pass_errors.h"
 
 #include <map>
 #include <sstream>
@@ -37,8 +36,8 @@ struct Extern<R(Args...)> {
 
     static void check(const char *name, const std::vector<Expr> &args) {
         if (args.size() != sizeof...(Args)) {
-            internal_failure(std::string(name) + " takes " + std::to_string(sizeof...(Args)) + " arguments, given " +
-                             std::to_string(args.size()));
+            throw InternalError("harena: " + std::string(name) + " takes " + std::to_string(sizeof...(Args)) + " arguments, given " +
+                                std::to_string(args.size()));
         }
         check_each(name, args, std::index_sequence_for<Args...>());
     }
@@ -51,8 +50,8 @@ struct Extern<R(Args...)> {
             if (!ok[i + 1]) {
                 std::ostringstream type;
                 type << args[i].type();
-                internal_failure(std::string(name) + ": argument " + std::to_string(i) + " has type " + type.str() +
-                                 ", which its declaration in harena/pipeline_abi.h does not take");
+                throw InternalError("harena: " + std::string(name) + ": argument " + std::to_string(i) + " has type " + type.str() +
+                                    ", which its declaration in harena/pipeline_abi.h does not take");
             }
         }
     }
@@ -73,19 +72,19 @@ struct Routed {
 // argument buffers (runtime/src/argument_buffers.cpp).
 const std::map<std::string, Routed> &routed() {
     static const std::map<std::string, Routed> m = {
-        {"halide_copy_to_device",
+        {halide_names::kCopyToDevice,
          {HARENA_ABI_ARGUMENT_COPY_TO_DEVICE,
           [](const Expr &b, const Expr &i) {
               return HARENA_CALL(harena_argument_copy_to_device, HARENA_ABI_ARGUMENT_COPY_TO_DEVICE,
                                  user_context(), b, i);
           }}},
-        {"halide_device_malloc",
+        {halide_names::kDeviceMalloc,
          {HARENA_ABI_ARGUMENT_DEVICE_MALLOC,
           [](const Expr &b, const Expr &i) {
               return HARENA_CALL(harena_argument_device_malloc, HARENA_ABI_ARGUMENT_DEVICE_MALLOC, user_context(),
                                  b, i);
           }}},
-        {"halide_device_and_host_malloc",
+        {halide_names::kDeviceAndHostMalloc,
          {HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC,
           [](const Expr &b, const Expr &i) {
               return HARENA_CALL(harena_argument_device_and_host_malloc, HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC,
@@ -158,7 +157,7 @@ std::string argument_routing(const std::string &halide_function) {
 Expr argument_call(const std::string &halide_function, const Expr &buffer, const Expr &device_interface) {
     auto it = routed().find(halide_function);
     if (it == routed().end()) {
-        internal_failure(halide_function + " has no routed equivalent for argument buffers");
+        throw InternalError("harena: " + halide_function + " has no routed equivalent for argument buffers");
     }
     return it->second.make(buffer, device_interface);
 }

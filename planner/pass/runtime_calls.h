@@ -1,13 +1,31 @@
 #pragma once
 // The one place the pass names the runtime: each entry point of
 // harena/pipeline_abi.h as the Halide call the generated code makes, typed
-// from its C declaration there.
+// from its C declaration there, and the names of Halide's own runtime
+// functions it looks for.
 #include "Halide.h"
 
 #include <cstdint>
 #include <string>
 
-namespace harena::runtime_calls {
+namespace harena {
+
+// Halide's runtime functions the pass recognises in lowered code, or
+// replaces. Halide's error reports, each recognised in one place, are named
+// there.
+namespace halide_names {
+inline constexpr const char *kCopyToDevice = "halide_copy_to_device";
+inline constexpr const char *kDeviceMalloc = "halide_device_malloc";
+inline constexpr const char *kDeviceAndHostMalloc = "halide_device_and_host_malloc";
+inline constexpr const char *kDeviceFree = "halide_device_free";
+inline constexpr const char *kDeviceAndHostFree = "halide_device_and_host_free";
+inline constexpr const char *kDeviceFreeAsDestructor = "halide_device_free_as_destructor";
+inline constexpr const char *kDeviceAndHostFreeAsDestructor = "halide_device_and_host_free_as_destructor";
+// Halide's no-op free: the arena, not the pipeline, owns planned memory.
+inline constexpr const char *kNopFree = "halide_device_host_nop_free";
+}  // namespace halide_names
+
+namespace runtime_calls {
 
 // The pipeline's user_context (a harena_arena *), which every entry point
 // takes first: none is in Halide's list of runtime functions that receive it
@@ -43,4 +61,5 @@ Halide::Expr argument_call(const std::string &halide_function, const Halide::Exp
 // Whether `name` is one of the harena_argument_* entry points.
 bool is_argument_call(const std::string &name);
 
-}  // namespace harena::runtime_calls
+}  // namespace runtime_calls
+}  // namespace harena

@@ -4,6 +4,7 @@
 // for any later call that would launch the same kernels on the same
 // addresses: the key is built from exactly what the graph bakes in.
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,8 @@ namespace {
 struct Entry {
     std::string key;
     void *graph = nullptr;
-    void *exec = nullptr;  // set once captured and instantiated
-    int refused = -1;      // enum harena_graph_fallback once capture failed for good
+    void *exec = nullptr;                          // set once captured and instantiated
+    std::optional<harena_graph_fallback> refused;  // once capture failed for good
     uint64_t last_use = 0;
     // The buffers the captured call marked device-dirty (its outputs): a
     // replay runs none of the pipeline's host code, so it marks them itself.
@@ -110,15 +111,16 @@ int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, i
     return call(cache.arena, closure);
 }
 
-int fall_back(harena_graph_cache &cache, int reason, harena_graph_call call, void *closure, int *outcome) {
+int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
+              int *outcome) {
     cache.stats.fallbacks[reason]++;
     return ordinary(cache, call, closure, outcome, HARENA_GRAPH_FELL_BACK);
 }
 
-// Captures one call on the arena's stream. Returns the fallback reason, or
-// -1 with e.graph set and *result the pipeline's result.
-int capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
-            int *result) {
+// Captures one call on the arena's stream, with *result the pipeline's
+// result. Nothing when e.exec holds the instantiated graph, else why not.
+std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
+                                             int *result) {
     harena_arena &arena = *cache.arena;
     void *stream = arena.cuda.stream;
     StreamContextScope in_context(arena);
@@ -155,7 +157,7 @@ int capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, ha
         e.exec = nullptr;
         return HARENA_GRAPH_CAPTURE_FAILED;
     }
-    return -1;
+    return std::nullopt;
 }
 
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
@@ -183,6 +185,53 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
         }
     }
     return 0;
+}
+
+int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
+                        halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call) {
+    const char *function = "harena_graph_run";
+    if (cache == nullptr || call == nullptr || (key == nullptr && key_bytes != 0) ||
+        (buffers == nullptr && buffer_count != 0) || buffer_count < 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
+                            cache == nullptr ? "the cache is NULL" : call == nullptr ? "the call is NULL" :
+                                                                                       "the key or the buffer list is NULL with a nonzero size");
+    }
+    if (int err = check_live(cache->arena, function, nullptr)) {
+        return err;
+    }
+    for (int i = 0; i < buffer_count; i++) {
+        if (buffers[i] == nullptr) {
+            return report_error(cache->arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                                "%s: buffer argument %d is NULL", function, i);
+        }
+    }
+    return HARENA_OK;
+}
+
+// The second sight of these arguments: captured, instantiated and launched,
+// or run as an ordinary call for the reason the capture gives.
+int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
+                       int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+    int result = 0;
+    for (int i = 0; i < buffer_count; i++) {
+        buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked by the caller)
+    }
+    const std::optional<harena_graph_fallback> reason = capture(c, backend, e, call, closure, &result);
+    e.written.resize(static_cast<size_t>(buffer_count));
+    for (int i = 0; i < buffer_count; i++) {
+        e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+    }
+    if (reason) {
+        drop(&backend, e);
+        // A pipeline error may be this call's alone; the rest are for good.
+        if (*reason != HARENA_GRAPH_PIPELINE_FAILED) {
+            e.refused = reason;
+        }
+        return fall_back(c, *reason, call, closure, outcome);
+    }
+    c.stats.captures++;
+    *outcome = HARENA_GRAPH_CAPTURED;
+    return launch(c, backend, e, buffers);
 }
 
 }  // namespace
@@ -224,23 +273,10 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
 
 int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
                      int buffer_count, harena_graph_call call, void *closure, int *outcome) {
-    const char *function = "harena_graph_run";
     int ignored;
     outcome = outcome != nullptr ? outcome : &ignored;
-    if (cache == nullptr || call == nullptr || (key == nullptr && key_bytes != 0) ||
-        (buffers == nullptr && buffer_count != 0) || buffer_count < 0) {
-        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
-                            cache == nullptr ? "the cache is NULL" : call == nullptr ? "the call is NULL" :
-                                                                                       "the key or the buffer list is NULL with a nonzero size");
-    }
-    if (int err = check_live(cache->arena, function, nullptr)) {
+    if (int err = check_run_arguments(cache, key, key_bytes, buffers, buffer_count, call)) {
         return err;
-    }
-    for (int i = 0; i < buffer_count; i++) {
-        if (buffers[i] == nullptr) {
-            return report_error(cache->arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
-                                "%s: buffer argument %d is NULL", function, i);
-        }
     }
     harena_graph_cache &c = *cache;
     harena_arena &arena = *c.arena;
@@ -279,29 +315,10 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
         *outcome = HARENA_GRAPH_REPLAYED;
         return launch(c, *backend, *e, buffers);
     }
-    if (e->refused >= 0) {
-        return fall_back(c, e->refused, call, closure, outcome);
+    if (e->refused) {
+        return fall_back(c, *e->refused, call, closure, outcome);
     }
-    int result = 0;
-    for (int i = 0; i < buffer_count; i++) {
-        buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked above)
-    }
-    const int reason = capture(c, *backend, *e, call, closure, &result);
-    e->written.resize(static_cast<size_t>(buffer_count));
-    for (int i = 0; i < buffer_count; i++) {
-        e->written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
-    }
-    if (reason >= 0) {
-        drop(backend, *e);
-        // A pipeline error may be this call's alone; the rest are for good.
-        if (reason != HARENA_GRAPH_PIPELINE_FAILED) {
-            e->refused = reason;
-        }
-        return fall_back(c, reason, call, closure, outcome);
-    }
-    c.stats.captures++;
-    *outcome = HARENA_GRAPH_CAPTURED;
-    return launch(c, *backend, *e, buffers);
+    return capture_and_launch(c, *backend, *e, buffers, buffer_count, call, closure, outcome);
 }
 
 int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats) {

@@ -54,6 +54,22 @@ int check_alignment(harena_arena &arena, const char *pipeline, uint64_t alignmen
     return HARENA_OK;
 }
 
+// The arena holds the memory the pipeline places its buffers in, aligned as
+// its plan assumes.
+int check_compatible(harena_arena &arena, const char *pipeline, const halide_device_interface_t *device_interface,
+                     uint64_t alignment) {
+    if (arena.device_interface != device_interface) {
+        return report_error(&arena, HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE,
+                            "pipeline '%s' places its buffers in %s memory (device interface %p) but arena %p "
+                            "holds %s memory (device interface %p); create the arena with the pipeline's device "
+                            "interface",
+                            pipeline, memory_kind(device_interface), static_cast<const void *>(device_interface),
+                            static_cast<void *>(&arena), memory_kind(arena.device_interface),
+                            static_cast<const void *>(arena.device_interface));
+    }
+    return check_alignment(arena, pipeline, alignment);
+}
+
 // worst_case_bytes 0: the pipeline has no compile-time worst case (sizes
 // without a declared maximum), so only this call's need can be quoted.
 int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, uint64_t worst_case_bytes) {
@@ -111,16 +127,7 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
             return HARENA_NOT_CAPTURABLE;
         }
     }
-    if (arena.device_interface != device_interface) {
-        return report_error(user_context, HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE,
-                            "pipeline '%s' places its buffers in %s memory (device interface %p) but arena %p "
-                            "holds %s memory (device interface %p); create the arena with the pipeline's device "
-                            "interface",
-                            pipeline, memory_kind(device_interface), static_cast<const void *>(device_interface),
-                            user_context, memory_kind(arena.device_interface),
-                            static_cast<const void *>(arena.device_interface));
-    }
-    if (int err = check_alignment(arena, pipeline, alignment)) {
+    if (int err = check_compatible(arena, pipeline, device_interface, alignment)) {
         return err;
     }
     make_room(arena, bytes, "harena_pipeline_enter");
