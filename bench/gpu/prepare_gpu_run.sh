@@ -25,5 +25,5 @@ On the GPU machine, from the repository root with build-gpu-run/ beside it:
   ./harena-override-example && \
   ./harena-gpu-bench --out results | tee results/bench.txt && \
   ./harena-corpus-bench | tee results/corpus.txt
-Then copy results/ into bench/gpu/results/ and update bench/gpu/RESULTS.md.
+Then copy results/ into docs/results/gpu-bench/ and update docs/results/gpu-bench.md.
 CMD

@@ -8,7 +8,7 @@
 // cuts and by cuts in time (where no buffer is alive across a step, which
 // the search already splits at), so their parts cut again, down to single
 // buffers; the search, which sees only the whole, fails on some of them
-// after a few hundred placements (bench/solver/RESULTS.md).
+// after a few hundred placements (docs/results/solver.md).
 //
 // Where a section has room to spare (capacity above what its buffers
 // hold), S may hold from h less that room up to h there, and the rest at
