@@ -282,7 +282,7 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
                 plan.method = "exact search";
             }
         }
-        if (greedy.best.arena > goal && best.arena > plan.lower_bound && !dense && options.improve_passes > 0) {
+        if (greedy.best.arena > goal && best.arena > plan.lower_bound && options.improve_passes > 0) {
             detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
             Incumbent wheeled = greedy.best;
             const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);

@@ -11,9 +11,11 @@
 // pair of buffers alive together, so on programs with thousands of buffers
 // alive at once only first fit runs. Then, while the arena is above the
 // lower bound, two bounded improvements, each starting from the greedy plan:
-// for small problems an exact search (after MiniMalloc), and squeaky-wheel
-// passes that bring the buffers causing a peak forward, re-placing only the
-// buffers around each peak. The plan is the best any phase found, so a
+// for small problems an exact search (after MiniMalloc), and, at every size
+// and density, squeaky-wheel passes that bring the buffers causing a peak
+// forward, re-placing only the buffers around each peak (on dense programs
+// the greedy plan is first fit's, and the wheel's windows bring back what
+// lowest first would have found there). The plan is the best any phase found, so a
 // larger budget never gives a larger arena.
 #pragma once
 
@@ -43,12 +45,14 @@ struct SolverOptions {
     // stop early once one reaches good_enough_ratio.
     std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
 
-    // Lowest first and the squeaky wheel update every buffer alive with the
-    // one they place, so their time grows with the number of pairs of buffers
-    // alive together. They run only while those pairs number at most this
-    // many per buffer on average (random lifetimes have about 50; a program
-    // with thousands alive at once has thousands, and takes seconds where
-    // first fit takes a fraction of one, and plans as well there).
+    // Lowest first updates every buffer alive with the one it places, so its
+    // time grows with the number of pairs of buffers alive together. Its
+    // greedy passes run only while those pairs number at most this many per
+    // buffer on average (random lifetimes have about 50; a program with
+    // thousands alive at once has thousands, and a whole pass takes seconds
+    // where first fit takes a fraction of one). The squeaky wheel runs
+    // anyway: its passes re-place only the windows around the peaks, and its
+    // placement budget bounds its time.
     uint64_t lowest_first_max_pairs_per_buffer = 512;
 
     // Orders of the first-fit passes, one pass each, after those. With no
