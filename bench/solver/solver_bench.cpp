@@ -2,7 +2,7 @@
 // the arena / lower-bound ratio; how many packings (where the lower bound is
 // the optimum) reach it, and how long that takes. Every plan is validated.
 //
-// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces]
+// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]
 //        harena-solver-bench --instance FAMILY N SEED [--default]
 //        harena-solver-bench --write-traces DIR SEEDS
 //   --quick  fewer and smaller instances, for a smoke run
@@ -15,6 +15,8 @@
 //   --traces also the real-trace-shaped families (trace_families.h) with
 //            default options and with a 5 s budget, and the training
 //            family at 1,000,000 buffers
+//   --capacity  also capacity mode (capacity 2^20, 10 s each) on the
+//            published-suite-like instances
 //   --write-traces  only write the real-trace-shaped instances as CSV files
 //            (for regression_check.sh)
 //   --instance  only one packing, with the long search of --hard (or the
@@ -188,6 +190,30 @@ void suite_table(const std::function<SolverOptions(size_t)> &options_for) {
     std::printf("| all | | | %d/11 | |\n", at_bound);
 }
 
+// Capacity mode on the same instances, as harena-plan --capacity 2^20 runs
+// it (a 10 s cap, no other budget): which fit, and how long that takes.
+void capacity_table() {
+    SolverOptions options;
+    options.capacity = uint64_t(1) << 20;
+    options.time_budget_ms = 10000;
+    options.improve_passes = options.improve_placements_per_buffer = options.search_work_per_buffer = UINT64_MAX;
+    std::printf("| instance | buffers | lower bound / 2^20 | arena / 2^20 | fits | cpu ms |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|\n");
+    int fits = 0;
+    for (size_t k = 0; k < 11; k++) {
+        Stats stats;
+        Problem problem = suite_instance(k);
+        Plan plan = measure(problem, options, 1, stats);
+        const bool fit = plan.arena_bytes <= options.capacity;
+        fits += fit;
+        std::printf("| %c | %zu | %.5f | %.5f | %s | %.0f |\n", char('A' + k), plan.offsets.size(),
+                    double(plan.lower_bound) / double(options.capacity), double(plan.arena_bytes) / double(options.capacity),
+                    fit ? "yes" : "no", stats.ms[0]);
+        std::fflush(stdout);
+    }
+    std::printf("| all | | | | %d/11 | |\n", fits);
+}
+
 // The instances of the published-suite-like table (see suite_table).
 Problem suite_instance(size_t k) {
     const size_t sizes[] = {154, 170, 203, 213, 215, 296, 308, 316, 374, 409, 454};
@@ -268,7 +294,8 @@ void print_options(const SolverOptions &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    bool quick = false, fresh = false, large = false, hard = false, traces = false, defaults_only = false;
+    bool quick = false, fresh = false, large = false, hard = false, traces = false, capacity = false,
+         defaults_only = false;
     const char *instance = nullptr;
     size_t instance_n = 0;
     uint64_t instance_seed = 0;
@@ -280,6 +307,8 @@ int main(int argc, char **argv) {
             i += 3;
         } else if (std::strcmp(argv[i], "--write-traces") == 0 && i + 2 < argc) {
             return harena::bench::write_traces(argv[i + 1], std::atoi(argv[i + 2])) ? 0 : 1;
+        } else if (std::strcmp(argv[i], "--capacity") == 0) {
+            capacity = true;
         } else if (std::strcmp(argv[i], "--traces") == 0) {
             traces = true;
         } else if (std::strcmp(argv[i], "--default") == 0) {
@@ -294,7 +323,7 @@ int main(int argc, char **argv) {
             hard = true;
         } else {
             std::fprintf(stderr,
-                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces]\n"
+                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]\n"
                          "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n"
                          "       harena-solver-bench --write-traces DIR SEEDS\n");
             return 2;
@@ -362,6 +391,10 @@ int main(int argc, char **argv) {
         packings_table(packings, quick ? 3 : 10, long_search, 5000);
         std::printf("\n## Like the published hard suite, a long search\n\n");
         suite_table(long_search);
+    }
+    if (capacity) {
+        std::printf("\n## Capacity mode (2^20, a 10 s cap) on the published-suite-like instances\n\n");
+        capacity_table();
     }
     if (traces) {
         std::printf("\n## Real-trace-shaped families, default options\n\n");

@@ -143,9 +143,12 @@ uint64_t granularity(const Prepared &prepared) {
 // only weaken the search's pruning, which is sharpest when every byte of a
 // section must be filled. Every decision depends only on earlier results,
 // so a larger budget repeats a smaller one's runs and goes on from there.
-// Returns whether `best` improved.
+// With `aim_only` (capacity mode: lower_bound and goal are the capacity)
+// only the capacity is searched, and a proof that nothing fits there ends
+// the search. Returns whether `best` improved.
 bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
-                       uint64_t goal, SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
+                       uint64_t goal, bool aim_only, SearchBudget budget, const detail::Deadline &deadline,
+                       Incumbent &best) {
     // Four preorders, each on its own and with the buffers that fit their
     // place first: runs that differ fail on different instances.
     std::vector<detail::SearchOrder> orders;
@@ -181,7 +184,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
          limit = saturating_product(limit, 2)) {
         for (bool halfway : {false, true}) {
-            if (best.arena <= goal || best.arena <= low) break;
+            if (best.arena <= goal || best.arena <= low || (halfway && aim_only)) break;
             uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
             if (halfway && capacity <= low) break;
             std::vector<uint64_t> offsets;
@@ -192,6 +195,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
                 best.offsets = std::move(offsets);
                 best.arena = arena_of(prepared, best.offsets);
             } else if (status == detail::SearchStatus::Infeasible) {
+                if (aim_only) return improved;
                 low = capacity + g;
             }
         }
@@ -255,7 +259,14 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
     plan.method = "nothing to place";
     if (!prepared.items.empty()) {
         const uint64_t n = prepared.items.size();
-        const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
+        // In capacity mode the goal is the capacity: any plan within it will
+        // do, and the search looks there rather than at the bound. Below the
+        // bound nothing fits, and one greedy pass is all there is to do (a
+        // goal below UINT64_MAX, which the first pass always reaches).
+        const bool capacity_mode = options.capacity > 0;
+        const uint64_t goal = !capacity_mode                      ? good_enough(plan.lower_bound, options.good_enough_ratio) :
+                              options.capacity < plan.lower_bound ? UINT64_MAX - 1 :
+                                                                    options.capacity;
         const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
         const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
         const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
@@ -276,7 +287,8 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
             Incumbent searched = greedy.best;
             SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
                                 options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-            if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
+            if (improve_by_search(prepared, pressure, capacity_mode ? goal : plan.lower_bound, goal, capacity_mode, budget,
+                                  deadline, searched) &&
                 searched.arena < best.arena) {
                 best = std::move(searched);
                 plan.method = "exact search";

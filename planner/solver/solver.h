@@ -110,6 +110,15 @@ struct SolverOptions {
     // plan can avoid) could otherwise take the whole search budget.
     double good_enough_ratio = 1.0001;
 
+    // Capacity mode (MiniMalloc's): with a capacity in bytes, any plan whose
+    // arena is at most this will do. Improvement stops once a plan fits
+    // (good_enough_ratio is not used), and the exact search looks for a plan
+    // at the capacity rather than at the lower bound (which may be out of
+    // reach on a hard instance). solve() still returns its best plan when
+    // none fits within the budget: the caller compares Plan::arena_bytes
+    // with the capacity. 0 minimises the arena.
+    uint64_t capacity = 0;
+
     // Wall-clock cap on the improvement in milliseconds, 0 for none. When the
     // exact search runs, it gets three quarters of it and the squeaky wheel
     // (after it, unless it reached the lower bound) a quarter, so that a
