@@ -281,10 +281,10 @@ void traces_table(const SolverOptions &options, bool million) {
 
 void print_options(const SolverOptions &o) {
     std::printf(
-        "lowest_first_orders %zu, lowest_first_max_pairs_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
+        "lowest_first_orders %zu, lowest_first_work_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
         "improve_passes %llu, improve_placements_per_buffer %llu, search_max_buffers %zu, search_work_per_buffer "
         "%llu, search_node_limit %llu, good_enough_ratio %g, time_budget_ms %g\n\n",
-        o.lowest_first_orders.size(), (unsigned long long)o.lowest_first_max_pairs_per_buffer,
+        o.lowest_first_orders.size(), (unsigned long long)o.lowest_first_work_per_buffer,
         o.first_fit_orders.size(), o.slack_weight, (unsigned long long)o.improve_passes,
         (unsigned long long)o.improve_placements_per_buffer, o.search_max_buffers,
         (unsigned long long)o.search_work_per_buffer, (unsigned long long)o.search_node_limit, o.good_enough_ratio,

@@ -66,6 +66,8 @@ uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets
 
 // About the number of pairs of buffers alive together: for each buffer,
 // those alive in its first section (pairs that begin together count twice).
+// A lowest-first pass updates each buffer alive with the one it places, so
+// this is about the least work a pass does.
 uint64_t overlapping_pairs(const Prepared &prepared) {
     std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
     for (const detail::Item &item : prepared.items) {
@@ -203,18 +205,21 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     return improved;
 }
 
-// The greedy passes: lowest first (unless `dense`), then first fit, for
-// each order, stopping early at `goal`. `best` gets the smallest arena and
-// `method` how it was made. Lowest first goes first because it usually wins
-// where it runs: a later pass gives up as soon as it reaches the best arena
-// so far, which it can then no longer beat.
+// The greedy passes: lowest first, then first fit, for each order, stopping
+// early at `goal`. `best` gets the smallest arena and `method` how it was
+// made. Lowest first goes first because it usually wins where it runs to
+// the end: a later pass gives up as soon as it reaches the best arena so
+// far, which it can then no longer beat. A lowest-first pass gives up once
+// out of its work budget or past the deadline; first fit always runs to the
+// end when nothing better is known, so there is always a plan.
 struct Greedy {
     Incumbent best;
     std::string method;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal, bool dense) {
+                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal,
+                     const detail::Deadline &deadline) {
     Greedy greedy;
     auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
         if (candidate.arena < greedy.best.arena) {
@@ -222,16 +227,20 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
             greedy.method = std::string(kind) + " " + order_name(order);
         }
     };
-    const std::vector<Order> lowest_first_orders = dense ? std::vector<Order>{} : options.lowest_first_orders;
-    for (Order order : lowest_first_orders) {
-        if (greedy.best.arena <= goal) break;
+    const detail::LowestFirstLimits limits{
+        saturating_product(options.lowest_first_work_per_buffer, prepared.items.size()), &deadline};
+    // Where even the updates would not fit in the budget, no pass starts.
+    const bool lowest_first = options.lowest_first_work_per_buffer > 0 && overlapping_pairs(prepared) <= limits.work;
+    for (Order order : options.lowest_first_orders) {
+        if (greedy.best.arena <= goal || !lowest_first) break;
         Incumbent candidate;
         candidate.order = detail::make_order(prepared, order, pressure);
-        candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
+        candidate.arena =
+            detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena, limits);
         consider(std::move(candidate), "lowest-first", order);
     }
     std::vector<Order> first_fit_orders = options.first_fit_orders;
-    if (first_fit_orders.empty() && lowest_first_orders.empty()) first_fit_orders = {Order::SizeClassDesc};
+    if (first_fit_orders.empty() && greedy.best.arena == UINT64_MAX) first_fit_orders = {Order::SizeClassDesc};
     // Built only when a first-fit pass runs, which lowest first often
     // makes unnecessary.
     std::optional<detail::GapIndex> index;
@@ -269,8 +278,8 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
                                                                     options.capacity;
         const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
         const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-        const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
-        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, dense);
+        const detail::Deadline greedy_deadline(options.time_budget_ms);
+        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, greedy_deadline);
         Incumbent best = greedy.best;
         plan.method = greedy.method;
 
