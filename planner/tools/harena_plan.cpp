@@ -146,7 +146,6 @@ int main(int argc, char **argv) {
         }
         if (args.budget_ms > 0) {
             // Let the time cap, not the fixed budgets, decide when to stop.
-            options.lowest_first_work_per_buffer = UINT64_MAX;
             options.improve_passes = UINT64_MAX;
             options.improve_placements_per_buffer = UINT64_MAX;
             options.search_work_per_buffer = UINT64_MAX;
