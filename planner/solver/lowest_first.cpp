@@ -159,9 +159,7 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
 }
 
 bool LowestFirst::out_of_limits(const LowestFirstLimits &limits) {
-    // The clock is read once every 4096 placements.
-    if (work_ > limits.work) return true;
-    return limits.deadline != nullptr && placed_ % 4096 == 0 && limits.deadline->expired();
+    return work_ > limits.work;
 }
 
 uint64_t LowestFirst::raise(const Candidate &c, uint64_t placed_top) {

@@ -25,19 +25,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/deadline.h"
 #include "solver/prepared.h"
 
 namespace harena::detail {
 
 // When a pass gives up before placing every buffer: after this much work (a
 // check of a candidate's lowest offset, or a raise of one candidate's level
-// by a placement, counts one), or once the deadline has expired. A pass
-// that gives up returns at least give_up_at, UINT64_MAX when that is none:
-// its partial plan is no plan.
+// by a placement, counts one). A pass that gives up returns at least
+// give_up_at, UINT64_MAX when that is none: its partial plan is no plan.
 struct LowestFirstLimits {
     uint64_t work = UINT64_MAX;
-    const Deadline *deadline = nullptr;
 };
 
 // Returns the arena; offsets is indexed like prepared.items. `order` is a

@@ -210,16 +210,15 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
 // made. Lowest first goes first because it usually wins where it runs to
 // the end: a later pass gives up as soon as it reaches the best arena so
 // far, which it can then no longer beat. A lowest-first pass gives up once
-// out of its work budget or past the deadline; first fit always runs to the
-// end when nothing better is known, so there is always a plan.
+// out of its work budget; first fit always runs to the end when nothing
+// better is known, so there is always a plan.
 struct Greedy {
     Incumbent best;
     std::string method;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal,
-                     const detail::Deadline &deadline) {
+                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal) {
     Greedy greedy;
     auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
         if (candidate.arena < greedy.best.arena) {
@@ -228,7 +227,7 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
         }
     };
     const detail::LowestFirstLimits limits{
-        saturating_product(options.lowest_first_work_per_buffer, prepared.items.size()), &deadline};
+        saturating_product(options.lowest_first_work_per_buffer, prepared.items.size())};
     // Where even the updates would not fit in the budget, no pass starts.
     const bool lowest_first = options.lowest_first_work_per_buffer > 0 && overlapping_pairs(prepared) <= limits.work;
     for (Order order : options.lowest_first_orders) {
@@ -278,8 +277,7 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
                                                                     options.capacity;
         const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
         const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-        const detail::Deadline greedy_deadline(options.time_budget_ms);
-        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, greedy_deadline);
+        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
         Incumbent best = greedy.best;
         plan.method = greedy.method;
 
