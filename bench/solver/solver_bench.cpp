@@ -2,8 +2,9 @@
 // the arena / lower-bound ratio; how many packings (where the lower bound is
 // the optimum) reach it, and how long that takes. Every plan is validated.
 //
-// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard]
+// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]
 //        harena-solver-bench --instance FAMILY N SEED [--default]
+//        harena-solver-bench --write-traces DIR SEEDS
 //   --quick  fewer and smaller instances, for a smoke run
 //   --fresh  also 100 uniform-random 1,000-buffer instances from seeds
 //            1001-1100, which no option was tuned on
@@ -11,6 +12,13 @@
 //            (a few minutes, most of it validating the plan)
 //   --hard   also the hard packings with a budget of several seconds each
 //            (about 15 minutes)
+//   --traces also the real-trace-shaped families (trace_families.h) with
+//            default options and with a 5 s budget, and the training
+//            family at 1,000,000 buffers
+//   --capacity  also capacity mode (capacity 2^20, 10 s each) on the
+//            published-suite-like instances
+//   --write-traces  only write the real-trace-shaped instances as CSV files
+//            (for regression_check.sh)
 //   --instance  only one packing, with the long search of --hard (or the
 //            default options with --default), one line: for quick checks.
 //            FAMILY: perfect, cut, thinned or suite (N is then the letter's
@@ -30,6 +38,7 @@
 #include "solver/instances.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
+#include "trace_families.h"
 
 namespace {
 
@@ -181,6 +190,30 @@ void suite_table(const std::function<SolverOptions(size_t)> &options_for) {
     std::printf("| all | | | %d/11 | |\n", at_bound);
 }
 
+// Capacity mode on the same instances, as harena-plan --capacity 2^20 runs
+// it (a 10 s cap, no other budget): which fit, and how long that takes.
+void capacity_table() {
+    SolverOptions options;
+    options.capacity = uint64_t(1) << 20;
+    options.time_budget_ms = 10000;
+    options.improve_passes = options.improve_placements_per_buffer = options.search_work_per_buffer = UINT64_MAX;
+    std::printf("| instance | buffers | lower bound / 2^20 | arena / 2^20 | fits | cpu ms |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|\n");
+    int fits = 0;
+    for (size_t k = 0; k < 11; k++) {
+        Stats stats;
+        Problem problem = suite_instance(k);
+        Plan plan = measure(problem, options, 1, stats);
+        const bool fit = plan.arena_bytes <= options.capacity;
+        fits += fit;
+        std::printf("| %c | %zu | %.5f | %.5f | %s | %.0f |\n", char('A' + k), plan.offsets.size(),
+                    double(plan.lower_bound) / double(options.capacity), double(plan.arena_bytes) / double(options.capacity),
+                    fit ? "yes" : "no", stats.ms[0]);
+        std::fflush(stdout);
+    }
+    std::printf("| all | | | | %d/11 | |\n", fits);
+}
+
 // The instances of the published-suite-like table (see suite_table).
 Problem suite_instance(size_t k) {
     const size_t sizes[] = {154, 170, 203, 213, 215, 296, 308, 316, 374, 409, 454};
@@ -222,12 +255,36 @@ void fresh_table(const SolverOptions &options) {
                 stats.max_ms(), stats.ratio_sum / stats.plans, stats.ratio_max, stats.within, stats.plans);
 }
 
+// The real-trace-shaped families, two seeds each, one solve per instance
+// (their plans are deterministic; at these sizes one solve is long enough to
+// time), and the training family at 1,000,000 buffers.
+void traces_table(const SolverOptions &options, bool million) {
+    std::printf("| family | buffers | instances | median ms | max ms | mean ratio | max ratio | within 0.1%% |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    auto row = [&](const std::string &name, size_t n, int seeds, const std::function<Problem(size_t, uint64_t)> &make) {
+        Stats stats;
+        int within = 0;
+        for (int seed = 1; seed <= seeds; seed++) {
+            within += measure(make(n, uint64_t(seed)), options, 1, stats).ratio() <= 1.001;
+        }
+        std::printf("| %s | %zu | %d | %.1f | %.1f | %.6f | %.6f | %d/%d |\n", name.c_str(), n, stats.plans,
+                    quantile(stats.ms, 0.5), stats.max_ms(), stats.ratio_sum / stats.plans, stats.ratio_max, within,
+                    stats.plans);
+        std::fflush(stdout);
+    };
+    for (const harena::bench::TraceFamily &family : harena::bench::trace_families()) {
+        for (size_t n : harena::bench::trace_sizes())
+            row(family.name, n, 2, family.make);
+    }
+    if (million) row("training", 1000000, 1, harena::bench::trace_families()[0].make);
+}
+
 void print_options(const SolverOptions &o) {
     std::printf(
-        "lowest_first_orders %zu, lowest_first_max_pairs_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
+        "lowest_first_orders %zu, lowest_first_work_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
         "improve_passes %llu, improve_placements_per_buffer %llu, search_max_buffers %zu, search_work_per_buffer "
         "%llu, search_node_limit %llu, good_enough_ratio %g, time_budget_ms %g\n\n",
-        o.lowest_first_orders.size(), (unsigned long long)o.lowest_first_max_pairs_per_buffer,
+        o.lowest_first_orders.size(), (unsigned long long)o.lowest_first_work_per_buffer,
         o.first_fit_orders.size(), o.slack_weight, (unsigned long long)o.improve_passes,
         (unsigned long long)o.improve_placements_per_buffer, o.search_max_buffers,
         (unsigned long long)o.search_work_per_buffer, (unsigned long long)o.search_node_limit, o.good_enough_ratio,
@@ -237,7 +294,8 @@ void print_options(const SolverOptions &o) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    bool quick = false, fresh = false, large = false, hard = false, defaults_only = false;
+    bool quick = false, fresh = false, large = false, hard = false, traces = false, capacity = false,
+         defaults_only = false;
     const char *instance = nullptr;
     size_t instance_n = 0;
     uint64_t instance_seed = 0;
@@ -247,6 +305,12 @@ int main(int argc, char **argv) {
             instance_n = std::strtoull(argv[i + 2], nullptr, 10);
             instance_seed = std::strtoull(argv[i + 3], nullptr, 10);
             i += 3;
+        } else if (std::strcmp(argv[i], "--write-traces") == 0 && i + 2 < argc) {
+            return harena::bench::write_traces(argv[i + 1], std::atoi(argv[i + 2])) ? 0 : 1;
+        } else if (std::strcmp(argv[i], "--capacity") == 0) {
+            capacity = true;
+        } else if (std::strcmp(argv[i], "--traces") == 0) {
+            traces = true;
         } else if (std::strcmp(argv[i], "--default") == 0) {
             defaults_only = true;
         } else if (std::strcmp(argv[i], "--quick") == 0) {
@@ -259,8 +323,9 @@ int main(int argc, char **argv) {
             hard = true;
         } else {
             std::fprintf(stderr,
-                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard]\n"
-                         "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n");
+                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]\n"
+                         "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n"
+                         "       harena-solver-bench --write-traces DIR SEEDS\n");
             return 2;
         }
     }
@@ -304,8 +369,8 @@ int main(int argc, char **argv) {
                             defaults_only ? std::function<SolverOptions(size_t)>(default_options) : long_search);
     }
 
-    std::printf("# harena-solver-bench%s%s%s%s\n\n", quick ? " --quick" : "", fresh ? " --fresh" : "",
-                large ? " --large" : "", hard ? " --hard" : "");
+    std::printf("# harena-solver-bench%s%s%s%s%s\n\n", quick ? " --quick" : "", fresh ? " --fresh" : "",
+                large ? " --large" : "", hard ? " --hard" : "", traces ? " --traces" : "");
     std::printf("machine: %u hardware threads, %s\n", std::thread::hardware_concurrency(), cpu_model().c_str());
     std::printf("times: CPU time of the solving thread, in ms, per solve() call (one core); the median of 3 solves\n");
     std::printf("ratio: arena bytes / lower bound; at bound: plans whose arena equals the lower bound;\n");
@@ -326,6 +391,19 @@ int main(int argc, char **argv) {
         packings_table(packings, quick ? 3 : 10, long_search, 5000);
         std::printf("\n## Like the published hard suite, a long search\n\n");
         suite_table(long_search);
+    }
+    if (capacity) {
+        std::printf("\n## Capacity mode (2^20, a 10 s cap) on the published-suite-like instances\n\n");
+        capacity_table();
+    }
+    if (traces) {
+        std::printf("\n## Real-trace-shaped families, default options\n\n");
+        traces_table(defaults, true);
+        SolverOptions budget = defaults;
+        budget.time_budget_ms = 5000;
+        budget.improve_passes = budget.improve_placements_per_buffer = budget.search_work_per_buffer = UINT64_MAX;
+        std::printf("\n## Real-trace-shaped families, a 5 s budget (as harena-plan --budget-ms 5000)\n\n");
+        traces_table(budget, false);
     }
     if (fresh) {
         std::printf("\n## Uniform random, 1,000 buffers, fresh seeds, default options\n\n");

@@ -54,4 +54,25 @@ Problem cut_square(size_t n, uint64_t seed, bool keep_all);
 // magnitude, from 2 bytes to 9.4 GB; alignment 256.
 Problem forward_backward(size_t n, uint64_t seed);
 
+// Shaped like the allocation traces of compiled training steps (XLA's
+// buffer assignment): `microbatches` forward passes, each followed by its
+// backward pass, in which the activations a forward layer saves die at the
+// mirrored step; a gradient accumulator per layer alive from the first
+// backward pass to the optimizer step at the end, across every later
+// phase; short-lived temporaries with sizes heavy-tailed over seven orders
+// of magnitude (4 bytes to hundreds of MB), arbitrary byte counts rather
+// than round ones; an eighth of the buffers small and alive for most of the
+// program (weights, constants); and a few huge buffers, each a fifth to
+// three fifths of the peak of all the others, alive briefly at the turns
+// from forward to backward, which make the peak. Alignment 64, or 4096 for
+// a quarter of the buffers of 4 MiB or more.
+Problem training_trace(size_t n, uint64_t seed, int microbatches);
+
+// Shaped like a model graph's trace (an inference graph run node by node):
+// each node's output read by the next one or two nodes, one in six also by
+// a node far later (a skip connection), at heavy-tailed distances; sizes
+// that change from stage to stage; temporaries, long-lived buffers and huge
+// buffers as in training_trace.
+Problem graph_trace(size_t n, uint64_t seed);
+
 }  // namespace harena::instances

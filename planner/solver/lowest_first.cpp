@@ -124,7 +124,8 @@ LowestFirst::LowestFirst(const Prepared &prepared, const std::vector<uint32_t> &
     }
 }
 
-uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int64_t> &bias, uint64_t give_up_at) {
+uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int64_t> &bias, uint64_t give_up_at,
+                          const LowestFirstLimits &limits) {
     const uint32_t n = uint32_t(candidates_.size());
     for (uint32_t k = 0; k < n; k++)
         candidates_[k].bias = bias.empty() ? 0 : bias[order_[k]];
@@ -134,12 +135,14 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
     heap.reset(n);
     uint64_t top_of_all = 0;
     placed_ = 0;
+    work_ = 0;
     while (!heap.empty()) {
         CandidateHeap::Key top = heap.top();
         uint32_t k = CandidateHeap::position(top);
         const Candidate &c = candidates_[k];
         uint64_t lowest = align_up(level[k], c.alignment);
         CandidateHeap::Key current = CandidateHeap::key(lowest, c.bias, k);
+        work_++;
         if (current > top && heap.second() < current) {
             heap.replace_top(current);
             continue;
@@ -149,25 +152,38 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
         offsets[order_[k]] = lowest;
         const uint64_t placed_top = lowest + c.size;
         top_of_all = std::max(top_of_all, placed_top);
-        if (top_of_all >= give_up_at) break;
-        // Placed candidates are raised too: cheaper than telling them apart.
-        for (uint32_t v = c.begin + leaves_; v >= 1; v >>= 1) {
-            for (uint32_t j = node_start_[v]; j < node_start_[v + 1]; j++) {
-                level[covering_[j]] = std::max(level[covering_[j]], placed_top);
-            }
-        }
-        for (uint32_t j = begin_start_[c.begin + 1]; j < begin_start_[c.end]; j++) {
-            level[by_begin_[j]] = std::max(level[by_begin_[j]], placed_top);
+        if (top_of_all >= give_up_at || out_of_limits(limits)) break;
+        work_ += raise(c, placed_top);
+    }
+    return placed_ == n ? top_of_all : std::max(top_of_all, give_up_at);
+}
+
+bool LowestFirst::out_of_limits(const LowestFirstLimits &limits) {
+    return work_ > limits.work;
+}
+
+uint64_t LowestFirst::raise(const Candidate &c, uint64_t placed_top) {
+    std::vector<uint64_t> &level = level_;
+    uint64_t raised = 0;
+    // Placed candidates are raised too: cheaper than telling them apart.
+    for (uint32_t v = c.begin + leaves_; v >= 1; v >>= 1) {
+        raised += node_start_[v + 1] - node_start_[v];
+        for (uint32_t j = node_start_[v]; j < node_start_[v + 1]; j++) {
+            level[covering_[j]] = std::max(level[covering_[j]], placed_top);
         }
     }
-    return top_of_all;
+    raised += begin_start_[c.end] - begin_start_[c.begin + 1];
+    for (uint32_t j = begin_start_[c.begin + 1]; j < begin_start_[c.end]; j++) {
+        level[by_begin_[j]] = std::max(level[by_begin_[j]], placed_top);
+    }
+    return raised;
 }
 
 uint64_t lowest_first(const Prepared &prepared, const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets,
-                      const std::vector<int64_t> &bias, uint64_t give_up_at) {
+                      const std::vector<int64_t> &bias, uint64_t give_up_at, const LowestFirstLimits &limits) {
     offsets.resize(prepared.items.size());
     LowestFirst pass(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0));
-    return pass.run(offsets, bias, give_up_at);
+    return pass.run(offsets, bias, give_up_at, limits);
 }
 
 }  // namespace harena::detail

@@ -29,13 +29,22 @@
 
 namespace harena::detail {
 
+// When a pass gives up before placing every buffer: after this much work (a
+// check of a candidate's lowest offset, or a raise of one candidate's level
+// by a placement, counts one). A pass that gives up returns at least
+// give_up_at, UINT64_MAX when that is none: its partial plan is no plan.
+struct LowestFirstLimits {
+    uint64_t work = UINT64_MAX;
+};
+
 // Returns the arena; offsets is indexed like prepared.items. `order` is a
 // permutation of item indices that breaks ties. `bias` is empty (none) or
 // indexed like prepared.items. Stops as soon as the arena reaches
 // `give_up_at` (a plan to beat), returning an arena at least that and a
-// partial plan.
+// partial plan, or once out of `limits`.
 uint64_t lowest_first(const Prepared &, const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets,
-                      const std::vector<int64_t> &bias = {}, uint64_t give_up_at = UINT64_MAX);
+                      const std::vector<int64_t> &bias = {}, uint64_t give_up_at = UINT64_MAX,
+                      const LowestFirstLimits &limits = {});
 
 // The same for only the items in `order`, placed on top of `floor`: the
 // heights of sections [first, first + floor.size()), which hold every one of
@@ -51,9 +60,9 @@ public:
 
     // Sets the offsets of the items in order (offsets is indexed like
     // prepared.items and at least that long) and returns their highest top;
-    // bias and give_up_at as for lowest_first above.
+    // bias, give_up_at and limits as for lowest_first above.
     uint64_t run(std::vector<uint64_t> &offsets, const std::vector<int64_t> &bias = {},
-                 uint64_t give_up_at = UINT64_MAX);
+                 uint64_t give_up_at = UINT64_MAX, const LowestFirstLimits &limits = {});
 
     // How many items the last run placed: all of them unless it gave up.
     uint32_t placed() const {
@@ -69,6 +78,11 @@ private:
         uint64_t size, alignment;
         int64_t bias;
     };
+    bool out_of_limits(const LowestFirstLimits &);
+    // Raises the level of every candidate alive with `c`, now placed with
+    // its top at `placed_top`; returns how many levels it raised.
+    uint64_t raise(const Candidate &c, uint64_t placed_top);
+
     const std::vector<uint32_t> order_;
     std::vector<Candidate> candidates_;
     // Each candidate's skyline (the highest section over its lifetime, before
@@ -90,6 +104,7 @@ private:
     std::vector<uint32_t> node_start_, covering_;
     std::vector<uint32_t> begin_start_, by_begin_;
     uint32_t placed_ = 0;
+    uint64_t work_ = 0;  // of the last run, as LowestFirstLimits counts it
 };
 
 }  // namespace harena::detail

@@ -66,6 +66,8 @@ uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets
 
 // About the number of pairs of buffers alive together: for each buffer,
 // those alive in its first section (pairs that begin together count twice).
+// A lowest-first pass updates each buffer alive with the one it places, so
+// this is about the least work a pass does.
 uint64_t overlapping_pairs(const Prepared &prepared) {
     std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
     for (const detail::Item &item : prepared.items) {
@@ -143,9 +145,12 @@ uint64_t granularity(const Prepared &prepared) {
 // only weaken the search's pruning, which is sharpest when every byte of a
 // section must be filled. Every decision depends only on earlier results,
 // so a larger budget repeats a smaller one's runs and goes on from there.
-// Returns whether `best` improved.
+// With `aim_only` (capacity mode: lower_bound and goal are the capacity)
+// only the capacity is searched, and a proof that nothing fits there ends
+// the search. Returns whether `best` improved.
 bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
-                       uint64_t goal, SearchBudget budget, const detail::Deadline &deadline, Incumbent &best) {
+                       uint64_t goal, bool aim_only, SearchBudget budget, const detail::Deadline &deadline,
+                       Incumbent &best) {
     // Four preorders, each on its own and with the buffers that fit their
     // place first: runs that differ fail on different instances.
     std::vector<detail::SearchOrder> orders;
@@ -181,7 +186,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
          limit = saturating_product(limit, 2)) {
         for (bool halfway : {false, true}) {
-            if (best.arena <= goal || best.arena <= low) break;
+            if (best.arena <= goal || best.arena <= low || (halfway && aim_only)) break;
             uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
             if (halfway && capacity <= low) break;
             std::vector<uint64_t> offsets;
@@ -192,6 +197,7 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
                 best.offsets = std::move(offsets);
                 best.arena = arena_of(prepared, best.offsets);
             } else if (status == detail::SearchStatus::Infeasible) {
+                if (aim_only) return improved;
                 low = capacity + g;
             }
         }
@@ -199,18 +205,20 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     return improved;
 }
 
-// The greedy passes: lowest first (unless `dense`), then first fit, for
-// each order, stopping early at `goal`. `best` gets the smallest arena and
-// `method` how it was made. Lowest first goes first because it usually wins
-// where it runs: a later pass gives up as soon as it reaches the best arena
-// so far, which it can then no longer beat.
+// The greedy passes: lowest first, then first fit, for each order, stopping
+// early at `goal`. `best` gets the smallest arena and `method` how it was
+// made. Lowest first goes first because it usually wins where it runs to
+// the end: a later pass gives up as soon as it reaches the best arena so
+// far, which it can then no longer beat. A lowest-first pass gives up once
+// out of its work budget; first fit always runs to the end when nothing
+// better is known, so there is always a plan.
 struct Greedy {
     Incumbent best;
     std::string method;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal, bool dense) {
+                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal) {
     Greedy greedy;
     auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
         if (candidate.arena < greedy.best.arena) {
@@ -218,16 +226,20 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
             greedy.method = std::string(kind) + " " + order_name(order);
         }
     };
-    const std::vector<Order> lowest_first_orders = dense ? std::vector<Order>{} : options.lowest_first_orders;
-    for (Order order : lowest_first_orders) {
-        if (greedy.best.arena <= goal) break;
+    const detail::LowestFirstLimits limits{
+        saturating_product(options.lowest_first_work_per_buffer, prepared.items.size())};
+    // Where even the updates would not fit in the budget, no pass starts.
+    const bool lowest_first = options.lowest_first_work_per_buffer > 0 && overlapping_pairs(prepared) <= limits.work;
+    for (Order order : options.lowest_first_orders) {
+        if (greedy.best.arena <= goal || !lowest_first) break;
         Incumbent candidate;
         candidate.order = detail::make_order(prepared, order, pressure);
-        candidate.arena = detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena);
+        candidate.arena =
+            detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena, limits);
         consider(std::move(candidate), "lowest-first", order);
     }
     std::vector<Order> first_fit_orders = options.first_fit_orders;
-    if (first_fit_orders.empty() && lowest_first_orders.empty()) first_fit_orders = {Order::SizeClassDesc};
+    if (first_fit_orders.empty() && greedy.best.arena == UINT64_MAX) first_fit_orders = {Order::SizeClassDesc};
     // Built only when a first-fit pass runs, which lowest first often
     // makes unnecessary.
     std::optional<detail::GapIndex> index;
@@ -255,11 +267,17 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
     plan.method = "nothing to place";
     if (!prepared.items.empty()) {
         const uint64_t n = prepared.items.size();
-        const uint64_t goal = good_enough(plan.lower_bound, options.good_enough_ratio);
+        // In capacity mode the goal is the capacity: any plan within it will
+        // do, and the search looks there rather than at the bound. Below the
+        // bound nothing fits, and one greedy pass is all there is to do (a
+        // goal below UINT64_MAX, which the first pass always reaches).
+        const bool capacity_mode = options.capacity > 0;
+        const uint64_t goal = !capacity_mode                      ? good_enough(plan.lower_bound, options.good_enough_ratio) :
+                              options.capacity < plan.lower_bound ? UINT64_MAX - 1 :
+                                                                    options.capacity;
         const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
         const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-        const bool dense = overlapping_pairs(prepared) > saturating_product(options.lowest_first_max_pairs_per_buffer, n);
-        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal, dense);
+        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
         Incumbent best = greedy.best;
         plan.method = greedy.method;
 
@@ -276,13 +294,14 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
             Incumbent searched = greedy.best;
             SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
                                 options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-            if (improve_by_search(prepared, pressure, plan.lower_bound, goal, budget, deadline, searched) &&
+            if (improve_by_search(prepared, pressure, capacity_mode ? goal : plan.lower_bound, goal, capacity_mode, budget,
+                                  deadline, searched) &&
                 searched.arena < best.arena) {
                 best = std::move(searched);
                 plan.method = "exact search";
             }
         }
-        if (greedy.best.arena > goal && best.arena > plan.lower_bound && !dense && options.improve_passes > 0) {
+        if (greedy.best.arena > goal && best.arena > plan.lower_bound && options.improve_passes > 0) {
             detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
             Incumbent wheeled = greedy.best;
             const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);

@@ -9,12 +9,14 @@
 // lowest offset that holds it, found through an index over time), each over
 // a few orders; the smallest arena wins. Lowest first costs time for every
 // pair of buffers alive together, so on programs with thousands of buffers
-// alive at once only first fit runs. Then, while the arena is above the
+// alive at once it runs within a work budget per buffer and gives up past
+// it (first fit then gives the plan). Then, while the arena is above the
 // lower bound, two bounded improvements, each starting from the greedy plan:
-// for small problems an exact search (after MiniMalloc), and squeaky-wheel
-// passes that bring the buffers causing a peak forward, re-placing only the
-// buffers around each peak. The plan is the best any phase found, so a
-// larger budget never gives a larger arena.
+// for small problems an exact search (after MiniMalloc), and, at every size
+// and density, squeaky-wheel passes that bring the buffers causing a peak
+// forward, re-placing only the buffers around each peak. The plan is the
+// best any phase found, so a larger improvement budget never gives a larger
+// arena.
 #pragma once
 
 #include <cstdint>
@@ -43,17 +45,23 @@ struct SolverOptions {
     // stop early once one reaches good_enough_ratio.
     std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
 
-    // Lowest first and the squeaky wheel update every buffer alive with the
-    // one they place, so their time grows with the number of pairs of buffers
-    // alive together. They run only while those pairs number at most this
-    // many per buffer on average (random lifetimes have about 50; a program
-    // with thousands alive at once has thousands, and takes seconds where
-    // first fit takes a fraction of one, and plans as well there).
-    uint64_t lowest_first_max_pairs_per_buffer = 512;
+    // Lowest first updates every buffer alive with the one it places, and
+    // checks again a buffer whose lowest offset rose since it was queued, so
+    // its time grows with the number of pairs of buffers alive together
+    // (random lifetimes have about 50 per buffer; a program with thousands
+    // of buffers alive at once has thousands, and its passes take seconds
+    // where first fit takes a fraction of one). A lowest-first pass gives
+    // up, and its plan is dropped, after this much work per buffer (a check
+    // or an update of one buffer counting one; about 3 ns each), and none
+    // starts where the updates alone would exceed it; the first-fit passes
+    // then give the plan. A count, not a time, so that the greedy plan, where
+    // improvement starts, is the same on any machine and under any
+    // time_budget_ms. 0 runs no lowest first.
+    uint64_t lowest_first_work_per_buffer = 32768;
 
     // Orders of the first-fit passes, one pass each, after those. With no
-    // pass left to run (both lists empty, or lowest first left out as
-    // above), one first-fit pass in SizeClassDesc order. A greedy pass gives
+    // plan from those (both lists empty, or every lowest-first pass gave
+    // up), one first-fit pass in SizeClassDesc order. A greedy pass gives
     // up as soon as its arena reaches the best so far, so one that cannot
     // win costs little. SizeClassDesc places as well as SizeDesc, and since
     // buffers that follow each other in the order are near each other in
@@ -105,6 +113,15 @@ struct SolverOptions {
     // the last few bytes above the bound (often alignment padding that no
     // plan can avoid) could otherwise take the whole search budget.
     double good_enough_ratio = 1.0001;
+
+    // Capacity mode (MiniMalloc's): with a capacity in bytes, any plan whose
+    // arena is at most this will do. Improvement stops once a plan fits
+    // (good_enough_ratio is not used), and the exact search looks for a plan
+    // at the capacity rather than at the lower bound (which may be out of
+    // reach on a hard instance). solve() still returns its best plan when
+    // none fits within the budget: the caller compares Plan::arena_bytes
+    // with the capacity. 0 minimises the arena.
+    uint64_t capacity = 0;
 
     // Wall-clock cap on the improvement in milliseconds, 0 for none. When the
     // exact search runs, it gets three quarters of it and the squeaky wheel

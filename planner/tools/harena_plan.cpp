@@ -5,7 +5,8 @@
 // renamed into place, so a failed run never leaves a partial or stale plan.
 //
 // Exit status: 0 success, 1 bad input or unwritable output, 2 bad usage,
-// 3 the plan failed validation (a solver bug).
+// 3 the plan failed validation (a solver bug), 4 no plan within --capacity
+// was found within the budget (nothing is written).
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -24,6 +25,7 @@ namespace {
 
 constexpr const char *kUsage =
     "usage: harena-plan problem.csv [-o plan.csv] [--svg plan.svg] [--budget-ms N] [--search-nodes N]\n"
+    "                   [--capacity N]\n"
     "  problem.csv     id,lower,upper,size[,alignment] with half-open lifetimes\n"
     "                  [lower, upper); alignment is 1 where the column is absent\n"
     "  -o plan.csv     write the plan: the problem's columns plus offset\n"
@@ -32,12 +34,16 @@ constexpr const char *kUsage =
     "                  default fixed budget (the result then depends on the machine;\n"
     "                  it is never worse than with a smaller N on the same machine)\n"
     "  --search-nodes N  let the exact search try up to N placements, with no\n"
-    "                  time limit: the same plan on any machine\n";
+    "                  time limit: the same plan on any machine\n"
+    "  --capacity N    find any plan whose arena is at most N bytes (MiniMalloc's\n"
+    "                  capacity mode), searching for up to --budget-ms (default\n"
+    "                  10000); fails with exit status 4 if none was found\n";
 
 struct Args {
     std::string problem, plan_csv, plan_svg;
     double budget_ms = -1;      // < 0: the solver's default budget
     uint64_t search_nodes = 0;  // 0: the solver's default budget
+    uint64_t capacity = 0;      // 0: minimise the arena
 };
 
 [[noreturn]] void usage_error(const std::string &what) {
@@ -72,6 +78,12 @@ Args parse(int argc, char **argv) {
             unsigned long long nodes = std::strtoull(v.c_str(), &end, 10);
             if (v.empty() || v[0] == '-' || *end != '\0' || nodes == 0) usage_error("--search-nodes needs a positive integer");
             args.search_nodes = nodes;
+        } else if (arg == "--capacity") {
+            std::string v = value();
+            char *end = nullptr;
+            unsigned long long bytes = std::strtoull(v.c_str(), &end, 10);
+            if (v.empty() || v[0] == '-' || *end != '\0' || bytes == 0) usage_error("--capacity needs a positive number of bytes");
+            args.capacity = bytes;
         } else if (!arg.empty() && arg[0] == '-') {
             usage_error("unknown option " + arg);
         } else if (args.problem.empty()) {
@@ -127,6 +139,11 @@ int main(int argc, char **argv) {
         harena::Problem problem = harena::read_problem_csv(in, args.problem);
 
         harena::SolverOptions options;
+        if (args.capacity > 0) {
+            options.capacity = args.capacity;
+            // A capacity is a search for a fit: give it time by default.
+            if (args.budget_ms <= 0) args.budget_ms = 10000;
+        }
         if (args.budget_ms > 0) {
             // Let the time cap, not the fixed budgets, decide when to stop.
             options.improve_passes = UINT64_MAX;
@@ -154,6 +171,15 @@ int main(int argc, char **argv) {
         std::printf("solve time   %.3f ms\n", plan.solve_seconds * 1e3);
         std::printf("method       %s\n", plan.method.c_str());
 
+        if (args.capacity > 0 && plan.arena_bytes > args.capacity) {
+            std::cerr << "harena-plan: no plan within the capacity of " << args.capacity
+                      << " bytes was found within the budget (the best has " << plan.arena_bytes
+                      << " bytes; the lower bound is " << plan.lower_bound << ")"
+                      << (plan.lower_bound > args.capacity ? ": no plan can fit, the capacity is below the lower bound" :
+                                                             ": give a larger --budget-ms or capacity")
+                      << "; nothing was written\n";
+            return 4;
+        }
         std::ostringstream csv;
         if (!args.plan_csv.empty()) harena::write_plan_csv(csv, problem, plan);
         std::string svg = args.plan_svg.empty() ? "" : harena::plan_svg(problem, plan, args.problem);

@@ -126,5 +126,37 @@ TEST_F(SolverCli, SearchNodesDecideHowFarTheSearchGoes) {
     EXPECT_NE(output().find("method       exact search"), std::string::npos) << output();
 }
 
+TEST_F(SolverCli, CapacityWritesAValidPlanWithinIt) {
+    // A perfect packing of 2^20 bytes: the greedy passes leave it above, the
+    // capacity search fits it.
+    Problem problem = instances::cut_square(60, 1, true);
+    std::ostringstream csv;
+    write_problem_csv(csv, problem);
+    write("p.csv", csv.str());
+    ASSERT_EQ(run(path("p.csv") + " --capacity 1048576 -o " + path("plan.csv")), 0) << output();
+    std::ifstream in(path("plan.csv"));
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(header, "id,lower,upper,size,offset");
+    Plan plan;
+    for (std::string line; std::getline(in, line);) {
+        plan.offsets.push_back(std::stoull(line.substr(line.rfind(',') + 1)));
+        plan.arena_bytes = std::max(plan.arena_bytes, plan.offsets.back() + problem.buffers[plan.offsets.size() - 1].size);
+    }
+    EXPECT_LE(plan.arena_bytes, uint64_t(1) << 20);
+    Validation v = validate(problem, plan);
+    EXPECT_TRUE(v.ok) << v.error;
+}
+
+TEST_F(SolverCli, CapacityBelowTheBoundIsAClearError) {
+    write("p.csv", "id,lower,upper,size\na,0,2,100\nb,1,3,200\n");
+    EXPECT_EQ(run(path("p.csv") + " --capacity 299 -o " + path("plan.csv")), 4);
+    EXPECT_NE(output().find("no plan within the capacity of 299 bytes"), std::string::npos) << output();
+    EXPECT_NE(output().find("below the lower bound"), std::string::npos) << output();
+    EXPECT_FALSE(fs::exists(path("plan.csv")));
+    EXPECT_EQ(run(path("p.csv") + " --capacity 0"), 2);
+    EXPECT_EQ(run(path("p.csv") + " --capacity 300"), 0) << output();
+}
+
 }  // namespace
 }  // namespace harena

@@ -152,5 +152,34 @@ TEST(Solver, RandomThousandBufferProblemsWithinOnePercentOnAverage) {
     EXPECT_LE(sum / 10, 1.01);
 }
 
+// Capacity mode: packings fit at their optimum as the capacity, with a
+// valid plan; a capacity above the greedy plan is met too.
+TEST(SolverCapacity, FitsPackingsAtTheirOptimum) {
+    int fitted = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        SCOPED_TRACE(seed);
+        Problem p = instances::cut_square(80, seed, true);
+        SolverOptions options;
+        options.capacity = uint64_t(1) << 20;
+        options.time_budget_ms = 0;
+        options.search_node_limit = 2'000'000;
+        options.search_work_per_buffer = UINT64_MAX;
+        Plan plan = testing::solve_checked(p, options);
+        fitted += plan.arena_bytes <= options.capacity;
+        SolverOptions loose;
+        loose.capacity = plan.arena_bytes * 2;
+        EXPECT_LE(testing::solve_checked(p, loose).arena_bytes, loose.capacity);
+    }
+    EXPECT_GE(fitted, 5);
+}
+
+TEST(SolverCapacity, BelowTheBoundReturnsTheGreedyPlan) {
+    Problem p = instances::uniform_random(300, 4);
+    SolverOptions options;
+    options.capacity = lower_bound(p) - 1;
+    Plan plan = testing::solve_checked(p, options);
+    EXPECT_GT(plan.arena_bytes, options.capacity);
+}
+
 }  // namespace
 }  // namespace harena
