@@ -107,6 +107,9 @@ struct MaxedPipeline {
     PlannedFn planned;
     uint64_t arena_bytes;
 };
+void PrintTo(const MaxedPipeline &p, std::ostream *os) {
+    *os << p.name;
+}
 
 class HostMaxedPipeline : public ::testing::TestWithParam<MaxedPipeline> {};
 

@@ -5,6 +5,7 @@
 #include "HalideRuntime.h"
 
 #include <cstdint>
+#include <ostream>
 
 namespace harena_test {
 
@@ -19,6 +20,11 @@ struct GeneratedPipeline {
     bool capturable = false;  // <NAME>_ARENA_CAPTURABLE: a CUDA graph of one call replays it
 };
 
+// For gtest's messages: parameters print as their names.
+inline void PrintTo(const GeneratedPipeline &p, std::ostream *os) {
+    *os << p.name;
+}
+
 // A generator that declares estimates only (generators/level_pyramid.cpp,
 // follow_input.cpp): its plan has no worst case, and each call's arena bytes
 // follow the call's sizes. Its scalar argument has an estimate too.
@@ -30,6 +36,10 @@ struct EstimatedPipeline {
     int extent_estimate;          // of every buffer dimension
     int scalar_estimate;
 };
+
+inline void PrintTo(const EstimatedPipeline &p, std::ostream *os) {
+    *os << p.name;
+}
 
 // Largest output extent every generator declares (generators/common.h).
 constexpr int kMaxExtent = 512;

@@ -81,6 +81,9 @@ struct Case {
     bool own_stream;
     int reason;  // enum harena_graph_fallback
 };
+void PrintTo(const Case &c, std::ostream *os) {
+    *os << c.name;
+}
 
 using GpuGraphFallback = CudaTestWithParam<Case>;
 

@@ -31,6 +31,9 @@ bool mentions(const std::string &piece) {
 
 enum class Path { planned,
                   override_scope };
+void PrintTo(Path p, std::ostream *os) {
+    *os << (p == Path::planned ? "planned" : "override_scope");
+}
 
 class GpuGuard : public ::testing::TestWithParam<Path> {
 protected:
@@ -118,6 +121,9 @@ struct PlantedWrite {
     Path path;
     Overrun overrun;
 };
+void PrintTo(const PlantedWrite &w, std::ostream *os) {
+    *os << w.name;
+}
 
 class GpuPlantedWrite : public ::testing::TestWithParam<PlantedWrite> {};
 

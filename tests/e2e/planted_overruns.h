@@ -1,6 +1,7 @@
 #pragma once
 // The stray writes of generators/planted_overflow.cpp that the guard mode
 // tests plant, host and GPU, and what the report says of each.
+#include <ostream>
 #include <string>
 
 namespace harena_test {
@@ -20,6 +21,9 @@ struct Overrun {
     const char *name;
     int x, y;
 };
+inline void PrintTo(const Overrun &o, std::ostream *os) {
+    *os << o.name;
+}
 constexpr Overrun kOverruns[] = {
     {"OneElementPastTheEnd", 1, 0}, {"OneRowPastTheEnd", 0, 1}, {"OneRowBeforeTheStart", 0, -1}};
 

@@ -16,6 +16,10 @@ struct Shape {
     Problem (*make)(size_t, uint64_t);
 };
 
+void PrintTo(const Shape &shape, std::ostream *os) {
+    *os << shape.name;
+}
+
 Problem training(size_t n, uint64_t seed) {
     return instances::training_trace(n, seed, 1);
 }
