@@ -123,20 +123,22 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
                                              int *result) {
     harena_arena &arena = *cache.arena;
     void *stream = arena.cuda.stream;
+    // Before the context and the capture: no thread's drain may run while it lasts.
+    nvtx_capturing(true);
     StreamContextScope in_context(arena);
     if (backend.begin_capture(stream) != 0) {
+        nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
     }
     arena.capture.active = true;
     arena.capture.entered = arena.capture.refused = false;
     const uint64_t allocations = allocation_total(arena);
-    nvtx_capturing(true);
     *result = call(&arena, closure);
-    nvtx_capturing(false);
     const bool allocated = allocation_total(arena) != allocations;
     arena.capture.active = false;
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
+    nvtx_capturing(false);
     e.graph = graph;
     if (arena.capture.refused) {
         return HARENA_GRAPH_NOT_CAPTURABLE;

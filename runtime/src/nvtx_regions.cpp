@@ -4,6 +4,7 @@
 
 #include <map>
 #include <mutex>
+#include <shared_mutex>
 #include <new>
 #include <vector>
 
@@ -46,19 +47,29 @@ using namespace nvtx;
 // The tool checks an access when the kernel runs, against the regions then,
 // while the host frees a slice as soon as its last kernel is queued: before
 // a region ends, the context finishes its work (`drain`). Only while a tool
-// is attached; a graph capture then fails and the call runs normally.
+// is attached. A drain synchronizes the whole context, which a capture on
+// any thread's stream does not allow (both fail with "operation not permitted
+// when stream is capturing"): captures hold `captures_or_drain` shared and
+// drains hold it exclusively, taken before Halide's context (whose lock a
+// capturing call takes too). A capturing thread's own regions end without a
+// drain: none of its kernels run until the graph is launched.
 thread_local bool capturing = false;
+std::shared_mutex captures_or_drain;
 
 class InHalideContext {
 public:
     explicit InHalideContext(bool drain = false) {
+        drain = drain && !capturing;
+        if (drain) {
+            no_capture_ = std::unique_lock<std::shared_mutex>(captures_or_drain);
+        }
         const CudaDriver *d = cuda_driver();
         void *ctx = nullptr;
         if (d != nullptr && d->ctx_push != nullptr && halide_cuda_acquire_context != nullptr &&
             halide_cuda_acquire_context(nullptr, &ctx, false) == 0) {
             acquired_ = true;
             pushed_ = ctx != nullptr && d->ctx_push(ctx) == 0;
-            if (pushed_ && drain && !capturing && d->ctx_synchronize != nullptr) {
+            if (pushed_ && drain && d->ctx_synchronize != nullptr) {
                 (void)d->ctx_synchronize();
             }
         }
@@ -76,6 +87,7 @@ public:
     InHalideContext &operator=(const InHalideContext &) = delete;
 
 private:
+    std::unique_lock<std::shared_mutex> no_capture_;  // released last, after Halide's context
     bool acquired_ = false;
     bool pushed_ = false;
 };
@@ -188,6 +200,14 @@ void nvtx_heap_unregister(harena_arena &arena) {
 }
 
 void nvtx_capturing(bool now) {
+    if (!attached() || now == capturing) {
+        return;
+    }
+    if (now) {
+        captures_or_drain.lock_shared();
+    } else {
+        captures_or_drain.unlock_shared();
+    }
     capturing = now;
 }
 
