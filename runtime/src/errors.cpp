@@ -70,3 +70,7 @@ ByteText bytes_text(uint64_t bytes) {
 extern "C" const char *harena_last_error(void) {
     return harena::detail::last_error;
 }
+
+extern "C" void harena_clear_last_error(void) {
+    harena::detail::last_error[0] = '\0';
+}

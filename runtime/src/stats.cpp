@@ -75,6 +75,12 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
     if (int err = harena_get_stats(arena, &s)) {
         return err;
     }
+    if (buffer == nullptr && size != 0) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "harena_format_stats: the buffer is NULL but its size is %llu; pass a buffer, or size "
+                            "0 to learn the length needed",
+                            static_cast<unsigned long long>(size));
+    }
     const double percent = s.capacity ? 100.0 * static_cast<double>(s.high_water) / s.capacity : 0.0;
     return std::snprintf(buffer, size,
                          "harena arena %p (%s memory, alignment %llu)\n"

@@ -133,6 +133,13 @@ void RuntimeCalls::create() {
     switch (how % 4) {
     case 0:
     case 1: {
+        // An alignment above the capacity would round the arena up to one allocation.
+        if (o.alignment > size) {
+            expect(invalid, "harena_create with an alignment above the capacity",
+                   harena_create(nullptr, nullptr, size, &o, &created));
+            FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
+            return;
+        }
         expect({}, "harena_create", harena_create(nullptr, nullptr, size, &o, &created));
         model_ = ArenaModel{};
         model_.capacity = (size + o.alignment - 1) / o.alignment * o.alignment;
