@@ -211,12 +211,14 @@ extern __thread const void *registry_last_live;
 extern __thread uint64_t registry_departures_seen;
 extern std::atomic<uint64_t> registry_departures;
 int check_registered(const void *pointer, const char *function, void *user_context);
+// The fast path alone: true when the pointer is certainly live; false says
+// only that the registry must be asked.
+inline bool known_live(const void *pointer) {
+    return pointer != nullptr && pointer == registry_last_live &&
+           registry_departures.load(std::memory_order_acquire) == registry_departures_seen;
+}
 inline int check_live(const void *pointer, const char *function, void *user_context) {
-    if (pointer != nullptr && pointer == registry_last_live &&
-        registry_departures.load(std::memory_order_acquire) == registry_departures_seen) {
-        return HARENA_OK;
-    }
-    return check_registered(pointer, function, user_context);
+    return known_live(pointer) ? HARENA_OK : check_registered(pointer, function, user_context);
 }
 
 inline bool contains(const harena_arena &arena, uint64_t address) {
@@ -232,7 +234,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
 // Whether frame_id is pushed and frames pushed after it are still there.
 bool frame_is_buried(const harena_arena &arena, uint64_t frame_id);
 
-int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address);
+int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address);
 
 inline void raise_high_water(harena_arena &arena, uint64_t top) {
     uint64_t seen = arena.high_water.load(std::memory_order_relaxed);

@@ -263,7 +263,7 @@ uint64_t reclaim_total(const harena_arena &arena) {
     return count_total(arena, arena.reclaim_wraps, kReclaimShift);
 }
 
-int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address) {
+int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
     if (arena.depth.load(std::memory_order_relaxed) == 0) {
         return no_frame(arena, bytes, name);
     }
@@ -292,7 +292,29 @@ int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64
     return arena.watched ? watched_allocation(arena, top, bytes, size, name) : HARENA_OK;
 }
 
-int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
+namespace {
+
+// Moves the top back to begin while the slice [begin, top) is still the
+// newest one: a failed exchange may come from a free elsewhere that did not
+// move it. Release: the bytes' next owner (acquire in bump) sees this
+// thread's writes to them.
+int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, int result) {
+    while (offset_of(state) == end) {
+        const uint64_t next = with_one_more_reclaim(with_offset(state, begin));
+        if (arena.state.compare_exchange_weak(state, next, std::memory_order_release, std::memory_order_relaxed)) {
+            if ((next & kReclaimMask) == 0) {
+                arena.reclaim_wraps.fetch_add(1, std::memory_order_relaxed);
+            }
+            return result;
+        }
+    }
+    return result;
+}
+
+// Every free but the plain one of the newest allocation: the checks of
+// top_allows and the record, the watched modes, frees whose bytes come back
+// at the pop.
+[[gnu::noinline]] int release_checked(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
     const uint64_t begin = address - arena.base;
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     // Bytes in the top frame's reservation come back when it pops.
@@ -306,7 +328,7 @@ int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *f
         return invalid_free(arena, function, address, bytes, "it is larger than the arena");
     }
     const uint64_t size = allocation_size(arena, bytes);
-    uint64_t state = arena.state.load(std::memory_order_relaxed);
+    const uint64_t state = arena.state.load(std::memory_order_relaxed);
     if (!top_allows(arena, state, begin, size)) {
         return invalid_free(arena, function, address, bytes, top_mismatch(arena, state, begin, size));
     }
@@ -321,35 +343,63 @@ int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *f
     if (depth == 0 || begin < arena.frames[depth - 1].offset) {
         return result;
     }
-    const uint64_t end = begin + size;
-    // Retried only while the allocation is still the most recent one: a
-    // failed exchange may come from a free elsewhere that did not move it.
-    // Release: the bytes' next owner (acquire in bump) sees this thread's
-    // writes to them.
-    while (offset_of(state) == end) {
-        const uint64_t next = with_one_more_reclaim(with_offset(state, begin));
-        if (arena.state.compare_exchange_weak(state, next, std::memory_order_release, std::memory_order_relaxed)) {
-            if ((next & kReclaimMask) == 0) {
-                arena.reclaim_wraps.fetch_add(1, std::memory_order_relaxed);
-            }
-            return result;
-        }
+    return reclaim(arena, state, begin, begin + size, result);
+}
+
+}  // namespace
+
+int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
+    // The usual free, of the newest allocation of an unwatched arena, needs
+    // no other check: that slice lies in the top frame, past its reservation.
+    const uint64_t begin = address - arena.base;
+    const uint64_t state = arena.state.load(std::memory_order_relaxed);
+    const uint64_t newest = arena.newest.load(std::memory_order_relaxed);
+    if (!arena.watched && bytes <= arena.capacity && ((newest ^ state) & ~kOffsetMask) == 0 &&
+        offset_of(newest) == begin && begin + allocation_size(arena, bytes) == offset_of(state)) {
+        return reclaim(arena, state, begin, offset_of(state), HARENA_OK);
     }
-    return result;
+    return release_checked(arena, address, bytes, function);
 }
 
 }  // namespace harena::detail
 
 using namespace harena::detail;
 
-extern "C" {
+namespace {
 
-int harena_alloc(harena_arena *arena, uint64_t bytes, const char *name, uint64_t *address) {
+// harena_alloc when the fast check of the arena did not answer.
+[[gnu::cold, gnu::noinline]] int alloc_checked(harena_arena *arena, uint64_t bytes, const char *name,
+                                               uint64_t *address) {
     if (int err = check_live(arena, "harena_alloc", nullptr)) {
         return err;
     }
     if (address == nullptr) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_alloc: address is NULL");
+    }
+    return bump(*arena, bytes, AllocationName{name, nullptr}, address);
+}
+
+[[gnu::cold, gnu::noinline]] int free_checked(harena_arena *arena, uint64_t address, uint64_t bytes) {
+    if (int err = check_live(arena, "harena_free", nullptr)) {
+        return err;
+    }
+    if (!contains(*arena, address)) {
+        return report_error(arena->user_context, HARENA_ERROR_NOT_IN_ARENA,
+                            "harena_free: address 0x%llx is not in arena %p [0x%llx, 0x%llx)",
+                            static_cast<unsigned long long>(address), static_cast<void *>(arena),
+                            static_cast<unsigned long long>(arena->base),
+                            static_cast<unsigned long long>(arena->base + arena->capacity));
+    }
+    return release(*arena, address, bytes, "harena_free");
+}
+
+}  // namespace
+
+extern "C" {
+
+int harena_alloc(harena_arena *arena, uint64_t bytes, const char *name, uint64_t *address) {
+    if (!known_live(arena) || address == nullptr) {
+        return alloc_checked(arena, bytes, name, address);
     }
     return bump(*arena, bytes, AllocationName{name, nullptr}, address);
 }
@@ -366,15 +416,8 @@ int harena_alloc_buffer(harena_arena *arena, const halide_buffer_t *buf, uint64_
 }
 
 int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes) {
-    if (int err = check_live(arena, "harena_free", nullptr)) {
-        return err;
-    }
-    if (!contains(*arena, address)) {
-        return report_error(arena->user_context, HARENA_ERROR_NOT_IN_ARENA,
-                            "harena_free: address 0x%llx is not in arena %p [0x%llx, 0x%llx)",
-                            static_cast<unsigned long long>(address), static_cast<void *>(arena),
-                            static_cast<unsigned long long>(arena->base),
-                            static_cast<unsigned long long>(arena->base + arena->capacity));
+    if (!known_live(arena) || !contains(*arena, address)) {
+        return free_checked(arena, address, bytes);
     }
     return release(*arena, address, bytes, "harena_free");
 }
