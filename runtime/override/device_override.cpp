@@ -32,12 +32,16 @@ bool has_negative_stride(const halide_buffer_t *buf) {
 [[gnu::cold, gnu::noinline]] int slice_log_full(harena_arena *arena, const halide_buffer_t *buf) {
     arena->fallbacks.fetch_add(1, std::memory_order_relaxed);
     if (!arena->fallback_noticed.exchange(true)) {
-        harena::detail::report_notice(
-            arena->user_context,
-            "harena: arena %p already has %u buffers bound to its slices; %s and later ones go to the default "
-            "allocator (counted in the fallbacks statistic, noticed once)",
-            static_cast<void *>(arena), harena::detail::kSliceLogCapacity,
-            harena::detail::AllocationName{nullptr, buf}.text().c_str());
+        // The buffer's description is a string (host memory).
+        (void)harena::detail::guarded(arena->user_context, "halide_device_malloc", [&] {
+            harena::detail::report_notice(
+                arena->user_context,
+                "harena: arena %p already has %u buffers bound to its slices; %s and later ones go to the default "
+                "allocator (counted in the fallbacks statistic, noticed once)",
+                static_cast<void *>(arena), harena::detail::kSliceLogCapacity,
+                harena::detail::AllocationName{nullptr, buf}.text().c_str());
+            return 0;
+        });
     }
     return kFallBack;
 }

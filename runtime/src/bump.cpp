@@ -32,40 +32,45 @@ const char *type_code_name(uint8_t code) {
 // itself is a few instructions around one compare-and-swap.
 [[gnu::cold, gnu::noinline]] int overflow(harena_arena &arena, uint64_t bytes, uint64_t size, uint64_t top,
                                           const AllocationName &name) {
-    arena.overflows.fetch_add(1, std::memory_order_relaxed);
-    // A request no arena can hold asks for no growth: the next frames would
-    // try a region of the largest size, fail, and never grow again.
-    if (arena.grow && size <= kMaxCapacity - top) {
-        want(arena, top + size);
-    }
-    const uint64_t left = arena.capacity - top;
-    const std::string what = name.known() ? " for " + name.text() : std::string();
-    if (arena.overflow_policy == HARENA_OVERFLOW_FALLBACK) {
-        arena.fallbacks.fetch_add(1, std::memory_order_relaxed);
-        if (!arena.fallback_noticed.exchange(true)) {
-            report_notice(arena.user_context,
-                          "harena: arena %p is full: %s%s did not fit (%s left of %s); this and later overflows "
-                          "fall back to the default allocator (counted in the fallbacks statistic, noticed once)",
-                          static_cast<void *>(&arena), bytes_text(bytes).text, what.c_str(),
-                          bytes_text(left).text, bytes_text(arena.capacity).text);
+    // The message names the allocation: a string, so host memory.
+    return guarded(arena.user_context, "harena_alloc", [&]() -> int {
+        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        // A request no arena can hold asks for no growth: the next frames would
+        // try a region of the largest size, fail, and never grow again.
+        if (arena.grow && size <= kMaxCapacity - top) {
+            want(arena, top + size);
         }
-        return HARENA_ERROR_OVERFLOW;
-    }
-    const uint64_t needed = size <= UINT64_MAX - top ? top + size : UINT64_MAX;
-    return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
-                        "harena: cannot allocate %s%s: %s left of %s (%s in use, %u frame(s)); create the arena "
-                        "with at least %s or choose HARENA_OVERFLOW_FALLBACK",
-                        bytes_text(bytes).text, what.c_str(), bytes_text(left).text, bytes_text(arena.capacity).text,
-                        bytes_text(top).text, arena.depth.load(std::memory_order_relaxed),
-                        bytes_text(needed).text);
+        const uint64_t left = arena.capacity - top;
+        const std::string what = name.known() ? " for " + name.text() : std::string();
+        if (arena.overflow_policy == HARENA_OVERFLOW_FALLBACK) {
+            arena.fallbacks.fetch_add(1, std::memory_order_relaxed);
+            if (!arena.fallback_noticed.exchange(true)) {
+                report_notice(arena.user_context,
+                              "harena: arena %p is full: %s%s did not fit (%s left of %s); this and later overflows "
+                              "fall back to the default allocator (counted in the fallbacks statistic, noticed once)",
+                              static_cast<void *>(&arena), bytes_text(bytes).text, what.c_str(),
+                              bytes_text(left).text, bytes_text(arena.capacity).text);
+            }
+            return HARENA_ERROR_OVERFLOW;
+        }
+        const uint64_t needed = size <= UINT64_MAX - top ? top + size : UINT64_MAX;
+        return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
+                            "harena: cannot allocate %s%s: %s left of %s (%s in use, %u frame(s)); create the arena "
+                            "with at least %s or choose HARENA_OVERFLOW_FALLBACK",
+                            bytes_text(bytes).text, what.c_str(), bytes_text(left).text, bytes_text(arena.capacity).text,
+                            bytes_text(top).text, arena.depth.load(std::memory_order_relaxed),
+                            bytes_text(needed).text);
+    });
 }
 
 [[gnu::cold, gnu::noinline]] int no_frame(harena_arena &arena, uint64_t bytes, const AllocationName &name) {
-    const std::string what = name.known() ? " for " + name.text() : std::string();
-    return report_error(arena.user_context, HARENA_ERROR_NO_FRAME,
-                        "harena_alloc: arena %p has no frame pushed; push one (harena_push or a scope) before "
-                        "allocating %s%s",
-                        static_cast<void *>(&arena), bytes_text(bytes).text, what.c_str());
+    return guarded(arena.user_context, "harena_alloc", [&]() -> int {
+        const std::string what = name.known() ? " for " + name.text() : std::string();
+        return report_error(arena.user_context, HARENA_ERROR_NO_FRAME,
+                            "harena_alloc: arena %p has no frame pushed; push one (harena_push or a scope) before "
+                            "allocating %s%s",
+                            static_cast<void *>(&arena), bytes_text(bytes).text, what.c_str());
+    });
 }
 
 [[gnu::noinline]] int record(harena_arena &arena, uint64_t offset, uint64_t size, uint64_t bytes,
@@ -119,8 +124,12 @@ uint64_t allocation_size(const harena_arena &arena, uint64_t bytes) {
         nvtx_region_register(arena, address, bytes);
     }
     if (arena.guard != 0) {
-        GuardBand band{top, top + bytes, top + size, false, name.known() ? name.text() : "an unnamed allocation", ""};
-        if (int err = guard_slice(arena, nullptr, std::move(band))) {
+        const int err = guarded(arena.user_context, "harena_alloc", [&] {
+            return guard_slice(arena, nullptr,
+                               GuardBand{top, top + bytes, top + size, false,
+                                         name.known() ? name.text() : "an unnamed allocation", ""});
+        });
+        if (err != HARENA_OK) {
             (void)release(arena, address, bytes, "harena_alloc");
             return err;
         }
@@ -315,35 +324,38 @@ int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, i
 // top_allows and the record, the watched modes, frees whose bytes come back
 // at the pop.
 [[gnu::noinline]] int release_checked(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
-    const uint64_t begin = address - arena.base;
-    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
-    // Bytes in the top frame's reservation come back when it pops.
-    if (depth != 0) {
-        const Frame &frame = arena.frames[depth - 1];
-        if (begin >= frame.offset && begin < frame.offset + frame.reserved) {
-            return HARENA_OK;
+    // The refusals' messages and the records are host memory.
+    return guarded(arena.user_context, function, [&]() -> int {
+        const uint64_t begin = address - arena.base;
+        const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+        // Bytes in the top frame's reservation come back when it pops.
+        if (depth != 0) {
+            const Frame &frame = arena.frames[depth - 1];
+            if (begin >= frame.offset && begin < frame.offset + frame.reserved) {
+                return HARENA_OK;
+            }
         }
-    }
-    if (bytes > arena.capacity) {
-        return invalid_free(arena, function, address, bytes, "it is larger than the arena");
-    }
-    const uint64_t size = allocation_size(arena, bytes);
-    const uint64_t state = arena.state.load(std::memory_order_relaxed);
-    if (!top_allows(arena, state, begin, size)) {
-        return invalid_free(arena, function, address, bytes, top_mismatch(arena, state, begin, size));
-    }
-    if (keeps_records(arena)) {
-        const std::string why = record_mismatch(arena, begin, size);
-        if (!why.empty()) {
-            return invalid_free(arena, function, address, bytes, why);
+        if (bytes > arena.capacity) {
+            return invalid_free(arena, function, address, bytes, "it is larger than the arena");
         }
-    }
-    const int result = arena.watched ? watched_release(arena, address) : HARENA_OK;
-    // Bytes below the top frame's start come back when their own frame pops.
-    if (depth == 0 || begin < arena.frames[depth - 1].offset) {
-        return result;
-    }
-    return reclaim(arena, state, begin, begin + size, result);
+        const uint64_t size = allocation_size(arena, bytes);
+        const uint64_t state = arena.state.load(std::memory_order_relaxed);
+        if (!top_allows(arena, state, begin, size)) {
+            return invalid_free(arena, function, address, bytes, top_mismatch(arena, state, begin, size));
+        }
+        if (keeps_records(arena)) {
+            const std::string why = record_mismatch(arena, begin, size);
+            if (!why.empty()) {
+                return invalid_free(arena, function, address, bytes, why);
+            }
+        }
+        const int result = arena.watched ? watched_release(arena, address) : HARENA_OK;
+        // Bytes below the top frame's start come back when their own frame pops.
+        if (depth == 0 || begin < arena.frames[depth - 1].offset) {
+            return result;
+        }
+        return reclaim(arena, state, begin, begin + size, result);
+    });
 }
 
 }  // namespace

@@ -50,9 +50,9 @@ int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t res
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
-    const bool guarded = arena.guard != 0 && !pipeline;
-    const uint64_t lead = guarded ? arena.guard : 0;
-    const uint64_t trail = guarded && reserve_bytes != 0 ? arena.guard : 0;
+    const bool banded = arena.guard != 0 && !pipeline;
+    const uint64_t lead = banded ? arena.guard : 0;
+    const uint64_t trail = banded && reserve_bytes != 0 ? arena.guard : 0;
     // Bands are below 2^40; a reservation that large is refused below anyway.
     const uint64_t wanted = reserve_bytes < kMaxCapacity ? lead + reserve_bytes + trail : reserve_bytes;
     make_room(arena, wanted, function);
@@ -90,9 +90,9 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     if (frame != nullptr) {
         *frame = harena_frame{f.id, arena.base + offset + lead};
     }
-    if (guarded) {
+    if (banded) {
         // A band that cannot be filled is reported; the frame stays usable.
-        (void)guard_frame(arena, f, lead, reserve_bytes);
+        (void)guarded(arena.user_context, function, [&] { return guard_frame(arena, f, lead, reserve_bytes); });
     }
     return HARENA_OK;
 }
