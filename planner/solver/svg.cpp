@@ -60,6 +60,14 @@ std::string ratio(const Plan &plan) {
     return buf;
 }
 
+// The k-th of four equal steps from t0 to t1 (t0 <= t1), exact over the whole
+// int64 range: the span is taken in uint64, where it always fits.
+int64_t tick(int64_t t0, int64_t t1, int k) {
+    const uint64_t span = uint64_t(t1) - uint64_t(t0);
+    const uint64_t step = span / 4 * uint64_t(k) + span % 4 * uint64_t(k) / 4;
+    return int64_t(uint64_t(t0) + step);
+}
+
 // Neighbouring buffers get clearly different hues (golden-angle steps).
 std::string color(size_t index) {
     return "hsl(" + std::to_string((index * 137) % 360) + ",60%,65%)";
@@ -109,7 +117,7 @@ std::string plan_svg(const Problem &problem, const Plan &plan, const std::string
     svg << "<line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\"" << y(0)
         << "\" stroke=\"black\"/>\n";
     for (int k = 0; k <= 4; k++) {
-        int64_t t = t0 + int64_t((double(t1) - double(t0)) * k / 4);
+        const int64_t t = tick(t0, t1, k);
         svg << "<text x=\"" << fixed(x(t)) << "\" y=\"" << y(0) + 16 << "\" text-anchor=\"middle\">" << t << "</text>\n";
         svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << fixed(y(top * k / 4) + 4) << "\" text-anchor=\"end\">"
             << bytes(top * k / 4) << "</text>\n";

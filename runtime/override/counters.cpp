@@ -3,6 +3,7 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
+#include <new>
 
 #include "harena/override.h"
 
@@ -78,12 +79,14 @@ void totals(const Tally &t, uint64_t out[kEvents]) {
 [[gnu::noinline]] void count_first(Event event) {
     Tally &t = tally();
     std::lock_guard<std::mutex> lock(t.mutex);
-    if (own_gone) {
-        // Counting from a thread-exit destructor that ran after the owner's.
+    // Counting from a thread-exit destructor that ran after the owner's, or
+    // without host memory for a block: into the shared totals, under the lock
+    // (the override's allocation paths never throw).
+    auto *block = own_gone ? nullptr : new (std::nothrow) Block;
+    if (block == nullptr) {
         t.exited[static_cast<int>(event)]++;
         return;
     }
-    auto *block = new Block;
     block->counts[static_cast<int>(event)].store(1, std::memory_order_relaxed);
     block->next = t.live;
     t.live = block;

@@ -32,12 +32,16 @@ bool has_negative_stride(const halide_buffer_t *buf) {
 [[gnu::cold, gnu::noinline]] int slice_log_full(harena_arena *arena, const halide_buffer_t *buf) {
     arena->fallbacks.fetch_add(1, std::memory_order_relaxed);
     if (!arena->fallback_noticed.exchange(true)) {
-        harena::detail::report_notice(
-            arena->user_context,
-            "harena: arena %p already has %u buffers bound to its slices; %s and later ones go to the default "
-            "allocator (counted in the fallbacks statistic, noticed once)",
-            static_cast<void *>(arena), harena::detail::kSliceLogCapacity,
-            harena::detail::AllocationName{nullptr, buf}.text().c_str());
+        // The buffer's description is a string (host memory).
+        (void)harena::detail::guarded(arena->user_context, "halide_device_malloc", [&] {
+            harena::detail::report_notice(
+                arena->user_context,
+                "harena: arena %p already has %u buffers bound to its slices; %s and later ones go to the default "
+                "allocator (counted in the fallbacks statistic, noticed once)",
+                static_cast<void *>(arena), harena::detail::kSliceLogCapacity,
+                harena::detail::AllocationName{nullptr, buf}.text().c_str());
+            return 0;
+        });
     }
     return kFallBack;
 }
@@ -57,7 +61,7 @@ int take_bytes(harena_arena *arena, halide_buffer_t *buf, uint64_t bytes, uint64
         if (arena->slices.note(buf, *address)) {
             return 0;
         }
-        (void)harena::detail::release(*arena, *address, bytes);
+        (void)harena::detail::release(*arena, *address, bytes, "halide_device_malloc");
         return slice_log_full(arena, buf);
     }
     if (result == HARENA_ERROR_OVERFLOW && arena->overflow_policy == HARENA_OVERFLOW_FALLBACK) {
@@ -73,8 +77,8 @@ int bind(void *user_context, harena_arena *arena, halide_buffer_t *buf, const ha
          uint64_t address, uint64_t bytes) {
     const int result = wrap_native(user_context, buf, iface, address);
     if (result != 0) {
-        arena->slices.forget(address, harena::detail::top_frame_first_slice(*arena));
-        (void)harena::detail::release(*arena, address, bytes);
+        arena->slices.forget(address);
+        (void)harena::detail::release(*arena, address, bytes, "halide_device_malloc");
         return result;
     }
     count(Event::device_arena_allocation);
@@ -93,8 +97,8 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
 // In guard mode a damaged band fails the free (after the report), so that the
 // pipeline that freed the buffer fails too.
 int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
-    arena->slices.forget(buf->device, harena::detail::top_frame_first_slice(*arena));
-    const int guard = harena::detail::release(*arena, buf->device, buf->size_in_bytes());
+    arena->slices.forget(buf->device);
+    const int guard = harena::detail::release(*arena, buf->device, buf->size_in_bytes(), "halide_device_free");
     const int result = detach_native(user_context, buf);
     count(Event::device_arena_free);
     return result ? halide_error_code_device_free_failed : guard;
@@ -167,8 +171,8 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
         if (result == 0) {
             auto *host = static_cast<uint8_t *>(halide_malloc(user_context, bytes));
             if (host == nullptr) {
-                arena->slices.forget(address, harena::detail::top_frame_first_slice(*arena));
-                (void)harena::detail::release(*arena, address, bytes);
+                arena->slices.forget(address);
+                (void)harena::detail::release(*arena, address, bytes, "halide_device_malloc");
                 halide_error(user_context, "allocating host and device memory failed\n");
                 return halide_error_code_device_malloc_failed;
             }

@@ -52,7 +52,7 @@ void arena_free(void *user_context, void *pointer) {
     const uint64_t size = reinterpret_cast<const uint64_t *>(pointer)[-1];
     // halide_free has no result: a damaged guard band is reported, and fails
     // the pipeline only through the error handler.
-    (void)harena::detail::release(*arena, address - header, size + header);
+    (void)harena::detail::release(*arena, address - header, size + header, "halide_free");
 }
 
 }  // namespace

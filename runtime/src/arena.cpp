@@ -26,8 +26,10 @@ int resolve_options(const harena_options *given, const char *function, harena_op
                             "%s: overflow_policy %d is neither HARENA_OVERFLOW_ERROR nor HARENA_OVERFLOW_FALLBACK",
                             function, static_cast<int>(options->overflow_policy));
     }
-    if (options->max_frames == 0) {
-        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: max_frames is 0", function);
+    if (options->max_frames == 0 || options->max_frames > kMaxFrames) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: max_frames %u is outside [1, %u]; an arena holds at most %u frames", function,
+                            options->max_frames, kMaxFrames, kMaxFrames);
     }
     read_environment(*options);
     if (options->guard != 0 && options->guard_bytes == 0) {
@@ -35,6 +37,19 @@ int resolve_options(const harena_options *given, const char *function, harena_op
                             "%s: guard mode is on but guard_bytes is 0; give each band at least one byte", function);
     }
     return HARENA_OK;
+}
+
+// An alignment above the capacity would round the arena up to one
+// allocation of the alignment's size: refused rather than grown in silence.
+int check_alignment_fits(void *user_context, const char *function, uint64_t capacity, uint64_t alignment) {
+    if (alignment <= capacity) {
+        return HARENA_OK;
+    }
+    return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                        "%s: alignment %llu is above the capacity %s, so the arena could hold only one allocation "
+                        "and would be rounded up to %s; choose an alignment of at most the capacity",
+                        function, static_cast<unsigned long long>(alignment), bytes_text(capacity).text,
+                        bytes_text(alignment).text);
 }
 
 int too_large(void *user_context, const char *function, uint64_t capacity) {
@@ -59,8 +74,12 @@ void read_environment(harena_options &options) {
 }
 
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options) {
-    auto *arena = new (std::nothrow) harena_arena;
-    if (arena == nullptr) {
+    harena_arena *arena = nullptr;
+    try {
+        arena = new harena_arena;
+        arena->frames.resize(options.max_frames);
+    } catch (const std::bad_alloc &) {
+        delete arena;
         return nullptr;
     }
     arena->device_interface = device_interface;
@@ -70,7 +89,6 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->grow = options.grow != 0;
     arena->guard = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     update_watched(*arena);
-    arena->frames.resize(options.max_frames);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;
         return nullptr;
@@ -79,13 +97,19 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
 }
 
 // The last step of creation: from here on other threads may find the arena.
-void publish(harena_arena *arena, harena_arena **out) {
+int publish(harena_arena *arena, harena_arena **out, const char *function) {
     if (arena->generation == 0) {
         arena->generation = next_generation();  // regions the caller owns, measuring arenas
     }
     arena->magic = kArenaMagic;
-    register_arena(arena);
+    try {
+        register_arena(arena);
+    } catch (const std::bad_alloc &) {
+        return report_error(arena->user_context, HARENA_ERROR_OUT_OF_MEMORY,
+                            "%s: out of host memory for the registry of arenas", function);
+    }
     *out = arena;
+    return HARENA_OK;
 }
 
 }  // namespace harena::detail
@@ -121,6 +145,9 @@ int harena_create(void *user_context, const halide_device_interface_t *device_in
     if (int err = resolve_options(options, function, &resolved)) {
         return err;
     }
+    if (int err = check_alignment_fits(user_context, function, capacity, resolved.alignment)) {
+        return err;
+    }
     if (capacity > kMaxCapacity || round_up(capacity, resolved.alignment) > kMaxCapacity) {
         return too_large(user_context, function, capacity);
     }
@@ -136,7 +163,11 @@ int harena_create(void *user_context, const halide_device_interface_t *device_in
         delete a;
         return err;
     }
-    publish(a, arena);
+    if ((err = publish(a, arena, function))) {
+        device_interface ? device_release(*a) : host_release(*a);
+        delete a;
+        return err;
+    }
     return HARENA_OK;
 }
 
@@ -149,6 +180,12 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     *arena = nullptr;
     if (address == 0) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the memory address is 0", function);
+    }
+    if (size != 0 && size - 1 > UINT64_MAX - address) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: %llu bytes at 0x%llx wrap past the end of the address space; pass the region's "
+                            "real address and size",
+                            function, static_cast<unsigned long long>(size), static_cast<unsigned long long>(address));
     }
     harena_options resolved;
     if (int err = resolve_options(options, function, &resolved)) {
@@ -181,7 +218,11 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     a->base = base;
     a->capacity = capacity;
     nvtx_heap_register(*a, address, size);
-    publish(a, arena);
+    if (int err = publish(a, arena, function)) {
+        nvtx_heap_unregister(*a);
+        delete a;
+        return err;
+    }
     return HARENA_OK;
 }
 

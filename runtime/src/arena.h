@@ -16,8 +16,9 @@
 
 namespace harena::detail {
 
-// Marks a live arena; cleared by harena_destroy so that a stale handle reads
-// as "not an arena" on the paths that do not consult the registry.
+// Marks a live arena; cleared by harena_destroy. Entry points consult the
+// registry (check_live) rather than this, which they could only read by
+// dereferencing the pointer; what is left of it is a debugging aid.
 constexpr uint64_t kArenaMagic = 0x68617265'6e61'0e14ULL;
 
 // Where the memory comes from; a measuring arena has none and only records
@@ -29,17 +30,19 @@ enum class Backing { host,
 
 struct Frame {
     uint64_t id;
-    uint64_t offset;       // from the arena base
-    uint64_t reserved;     // bytes at offset kept for the pusher's own placement
-    bool pipeline;         // pushed by harena_pipeline_enter
-    uint32_t first_slice;  // the slice log's size at the push: this frame's entries follow
-    harena_scope scope;    // a pipeline frame's activation on the entering thread
+    uint64_t offset;     // from the arena base
+    uint64_t reserved;   // bytes at offset kept for the pusher's own placement
+    bool pipeline;       // pushed by harena_pipeline_enter
+    bool scope_owned;    // pushed by harena_scope_begin: only harena_scope_end pops it
+    harena_scope scope;  // a pipeline frame's activation on the entering thread
 };
 
-// Debug mode only: what is allocated and not yet freed.
+// Debug and guard modes: what is allocated and not yet freed, so that every
+// free is checked against it (and debug mode reports what is left at a pop).
 struct LiveAllocation {
     uint64_t offset;
-    uint64_t bytes;
+    uint64_t bytes;      // of the slice: the request rounded up, band included
+    uint64_t requested;  // what the caller asked for
     std::string name;
 };
 
@@ -86,6 +89,8 @@ constexpr uint64_t kReclaimMask = ((uint64_t(1) << kCountBits) - 1) << kReclaimS
 constexpr int kAllocationShift = kOffsetBits + kCountBits;  // the top bits: a wrap carries out of the word
 constexpr uint64_t kOneAllocation = uint64_t(1) << kAllocationShift;
 constexpr uint64_t kMaxCapacity = kOffsetMask;
+// harena_options.max_frames at most: the stack is allocated whole at creation.
+constexpr uint32_t kMaxFrames = uint32_t(1) << 16;
 static_assert(kAllocationShift + kCountBits == 64, "the state word holds exactly the offset and two counts");
 
 inline uint64_t offset_of(uint64_t state) {
@@ -133,6 +138,9 @@ struct harena_arena {
 
     // Written by every allocation: one line, away from the fields above.
     alignas(64) std::atomic<uint64_t> state{0};  // offset, reclaim and allocation counts, see kOffsetBits
+    // Where the newest allocation begins, with the counts of the state it
+    // made (see kOffsetBits): valid while the state's counts still match.
+    std::atomic<uint64_t> newest{~harena::detail::kOffsetMask};
     std::atomic<uint64_t> high_water{0};
     std::atomic<uint32_t> depth{0};
 
@@ -184,7 +192,8 @@ namespace harena::detail {
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options);
 
 // The last step of creation: from here on other threads may find the arena.
-void publish(harena_arena *arena, harena_arena **out);
+// HARENA_ERROR_OUT_OF_MEMORY (reported) when the registry cannot hold it.
+int publish(harena_arena *arena, harena_arena **out, const char *function);
 
 // Live arenas, for checks that must not dereference a stale or foreign
 // pointer and for finding the arena of an address from any thread.
@@ -193,17 +202,24 @@ void unregister_arena(harena_arena *arena);
 bool is_registered(const void *pointer);
 harena_arena *find_registered(const halide_device_interface_t *device_interface, uint64_t address);
 
-// Cheap check for the allocation paths: non-null and carrying the magic.
-// Inline, with the reporting out of line, to keep allocation short.
-int report_bad_arena(const harena_arena *arena, const char *function);
-inline int check_arena(const harena_arena *arena, const char *function) {
-    if (arena == nullptr || arena->magic != kArenaMagic) {
-        return report_bad_arena(arena, function);
-    }
-    return HARENA_OK;
+// Every entry point that takes an arena checks it against the registry
+// before reading it. Each thread remembers the last pointer it found
+// registered and how many arenas had left the registry then; while none has
+// left since, the pointer is still live and the check takes no lock. That
+// fast path is inline so that allocation and free stay short.
+extern __thread const void *registry_last_live;
+extern __thread uint64_t registry_departures_seen;
+extern std::atomic<uint64_t> registry_departures;
+int check_registered(const void *pointer, const char *function, void *user_context);
+// The fast path alone: true when the pointer is certainly live; false says
+// only that the registry must be asked.
+inline bool known_live(const void *pointer) {
+    return pointer != nullptr && pointer == registry_last_live &&
+           registry_departures.load(std::memory_order_acquire) == registry_departures_seen;
 }
-// Registry check for everything else; never dereferences a foreign pointer.
-int check_live(const void *pointer, const char *function, void *user_context);
+inline int check_live(const void *pointer, const char *function, void *user_context) {
+    return known_live(pointer) ? HARENA_OK : check_registered(pointer, function, user_context);
+}
 
 inline bool contains(const harena_arena &arena, uint64_t address) {
     return address >= arena.base && address - arena.base < arena.capacity;
@@ -218,7 +234,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
 // Whether frame_id is pushed and frames pushed after it are still there.
 bool frame_is_buried(const harena_arena &arena, uint64_t frame_id);
 
-int bump(harena_arena &arena, uint64_t bytes, const AllocationName &name, uint64_t *address);
+int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address);
 
 inline void raise_high_water(harena_arena &arena, uint64_t top) {
     uint64_t seen = arena.high_water.load(std::memory_order_relaxed);
@@ -227,12 +243,15 @@ inline void raise_high_water(harena_arena &arena, uint64_t top) {
 }
 
 inline uint64_t top_of(const harena_arena &arena) {
-    return offset_of(arena.state.load(std::memory_order_relaxed));
+    return offset_of(arena.state.load(std::memory_order_acquire));
 }
 
-// Push and pop only: they do not run concurrently with allocations.
+// Push and pop only: they do not run concurrently with allocations. The
+// newest allocation is no longer known (its counts stop matching).
 inline void set_top(harena_arena &arena, uint64_t offset) {
-    arena.state.store(with_offset(arena.state.load(std::memory_order_relaxed), offset), std::memory_order_relaxed);
+    const uint64_t state = with_offset(arena.state.load(std::memory_order_relaxed), offset);
+    arena.newest.store(~state & ~kOffsetMask, std::memory_order_relaxed);
+    arena.state.store(state, std::memory_order_relaxed);
 }
 
 // Allocations and reclaims since creation. Exact while no allocation or free
@@ -242,9 +261,12 @@ uint64_t allocation_total(const harena_arena &arena);
 uint64_t reclaim_total(const harena_arena &arena);
 
 // harena_free after its checks: the arena is live and contains address.
-// HARENA_OK, or in guard mode HARENA_ERROR_GUARD_DAMAGED after reporting a
-// damaged band (the bytes are released all the same).
-int release(harena_arena &arena, uint64_t address, uint64_t bytes);
+// HARENA_OK; HARENA_ERROR_INVALID_FREE, after reporting it and freeing
+// nothing, when address and bytes are not a live allocation (checked against
+// the top of the stack, and in debug and guard modes against the record);
+// or in guard mode HARENA_ERROR_GUARD_DAMAGED after reporting a damaged band
+// (the bytes are released all the same). function names the caller.
+int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function);
 
 // Guard mode (guard.cpp). guard_slice checks the bands of earlier slices
 // that `band`'s bytes overlap (dead buffers), fills `band` and records it;
@@ -263,15 +285,14 @@ inline void update_watched(harena_arena &arena) {
 // Applies the environment's switches (HARENA_DEBUG, HARENA_GUARD) to options.
 void read_environment(harena_options &options);
 
-// Debug mode: forgets the record of the allocation at offset (no-op otherwise).
-void forget_debug_record(harena_arena &arena, uint64_t offset);
-
-// Where the top frame's slice log entries begin (0 with no frame): entries
-// below belong to frames that pop later.
-inline uint32_t top_frame_first_slice(const harena_arena &arena) {
-    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
-    return depth ? arena.frames[depth - 1].first_slice : 0;
+// Whether the arena keeps a record of its live allocations (debug and
+// guard modes), against which every free is checked.
+inline bool keeps_records(const harena_arena &arena) {
+    return arena.debug || arena.guard != 0;
 }
+
+// Forgets the record of the allocation at offset (no-op without records).
+void forget_debug_record(harena_arena &arena, uint64_t offset);
 
 // Backends: obtain and give back the arena's own memory. Acquiring again
 // replaces the region: the old one is released only once the new one exists.

@@ -50,6 +50,17 @@ void report_notice(void *user_context, const char *format, ...) {
     }
 }
 
+int report_exception(void *user_context, const char *function, const std::exception *e) {
+    if (dynamic_cast<const std::bad_alloc *>(e) != nullptr) {
+        return report_error(user_context, HARENA_ERROR_OUT_OF_MEMORY,
+                            "%s: out of host memory for the runtime's own bookkeeping; free host memory and retry",
+                            function);
+    }
+    return report_error(user_context, halide_error_code_internal_error,
+                        "%s: internal error: unexpected exception (%s); please report it", function,
+                        e != nullptr ? e->what() : "not a std::exception");
+}
+
 ByteText bytes_text(uint64_t bytes) {
     ByteText t;
     unsigned long long n = bytes;
@@ -69,4 +80,8 @@ ByteText bytes_text(uint64_t bytes) {
 
 extern "C" const char *harena_last_error(void) {
     return harena::detail::last_error;
+}
+
+extern "C" void harena_clear_last_error(void) {
+    harena::detail::last_error[0] = '\0';
 }

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
+#include <new>
 
 namespace harena::detail {
 
@@ -18,5 +20,25 @@ struct ByteText {
     char text[48];
 };
 ByteText bytes_text(uint64_t bytes);
+
+// Reports an exception that reached the boundary of a C entry point.
+int report_exception(void *user_context, const char *function, const std::exception *e);
+
+// Runs `body` (returning an error code) so that no exception leaves it: the
+// runtime's host allocations (messages, records, guard bands, NVTX regions,
+// the registry) throw std::bad_alloc, which becomes
+// HARENA_ERROR_OUT_OF_MEMORY; anything else is an internal error. Used where
+// a C entry point's work may allocate; a call that fails this way may have
+// done part of its work, as any call that fails for want of host memory.
+template<typename Body>
+int guarded(void *user_context, const char *function, Body &&body) noexcept {
+    try {
+        return body();
+    } catch (const std::exception &e) {
+        return report_exception(user_context, function, &e);
+    } catch (...) {
+        return report_exception(user_context, function, nullptr);
+    }
+}
 
 }  // namespace harena::detail

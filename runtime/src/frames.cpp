@@ -10,12 +10,13 @@ namespace harena::detail {
 
 namespace {
 
-// Debug mode: reports every allocation at or above `offset` and forgets it.
-int report_alive_at_pop(harena_arena &arena, const Frame &frame) {
+// Debug and guard modes: forgets the record of every allocation in the
+// popping frame; debug mode reports each one first.
+int drop_records_at_pop(harena_arena &arena, const Frame &frame) {
     std::lock_guard<std::mutex> lock(arena.live_mutex);
     int result = HARENA_OK;
     for (const LiveAllocation &a : arena.live) {
-        if (a.offset >= frame.offset) {
+        if (arena.debug && a.offset >= frame.offset) {
             result = report_error(arena.user_context, HARENA_ERROR_ALIVE_AT_POP,
                                   "harena: frame #%llu popped while %s (%s at offset %llu) is still alive; "
                                   "its memory will be reused, so free it before the frame ends",
@@ -49,9 +50,9 @@ int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t res
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
-    const bool guarded = arena.guard != 0 && !pipeline;
-    const uint64_t lead = guarded ? arena.guard : 0;
-    const uint64_t trail = guarded && reserve_bytes != 0 ? arena.guard : 0;
+    const bool banded = arena.guard != 0 && !pipeline;
+    const uint64_t lead = banded ? arena.guard : 0;
+    const uint64_t trail = banded && reserve_bytes != 0 ? arena.guard : 0;
     // Bands are below 2^40; a reservation that large is refused below anyway.
     const uint64_t wanted = reserve_bytes < kMaxCapacity ? lead + reserve_bytes + trail : reserve_bytes;
     make_room(arena, wanted, function);
@@ -77,7 +78,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.offset = offset;
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
-    f.first_slice = arena.slices.size();
+    f.scope_owned = false;
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(arena, arena.base + offset + lead, reserved);
     }
@@ -89,9 +90,9 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     if (frame != nullptr) {
         *frame = harena_frame{f.id, arena.base + offset + lead};
     }
-    if (guarded) {
+    if (banded) {
         // A band that cannot be filled is reported; the frame stays usable.
-        (void)guard_frame(arena, f, lead, reserve_bytes);
+        (void)guarded(arena.user_context, function, [&] { return guard_frame(arena, f, lead, reserve_bytes); });
     }
     return HARENA_OK;
 }
@@ -131,12 +132,12 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // left them. Buffers that outlive the frame leave it next, so that debug
     // mode reports only what nothing can move.
     const int guard = arena.guard != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
-    evict_live_slices(arena, top.id, top.first_slice);
+    evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
     if (arena.nvtx != nullptr) {
         nvtx_frame_popped(arena, arena.base + top.offset);
     }
-    const int debug = arena.debug ? report_alive_at_pop(arena, top) : HARENA_OK;
+    const int debug = keeps_records(arena) ? drop_records_at_pop(arena, top) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
@@ -159,6 +160,15 @@ int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame
 int harena_pop(harena_arena *arena, harena_frame frame) {
     if (int err = check_live(arena, "harena_pop", nullptr)) {
         return err;
+    }
+    // The scope is on its thread's chain until it ends: popping its frame
+    // here would leave it there, pointing at an arena that may be destroyed.
+    const uint32_t depth = arena->depth.load(std::memory_order_relaxed);
+    if (depth != 0 && arena->frames[depth - 1].id == frame.id && arena->frames[depth - 1].scope_owned) {
+        return report_error(arena->user_context, HARENA_ERROR_FRAME_NOT_TOP,
+                            "harena_pop: frame #%llu of arena %p belongs to a scope; it pops when "
+                            "harena_scope_end ends the scope",
+                            static_cast<unsigned long long>(frame.id), static_cast<void *>(arena));
     }
     return pop_frame(*arena, frame.id, false, "harena_pop");
 }

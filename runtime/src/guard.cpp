@@ -120,34 +120,42 @@ int check_and_forget(harena_arena &arena, void *uc, Pick &&pick) {
 
 }  // namespace
 
+// The three below copy device bands through host vectors and keep a list of
+// bands: without host memory they report HARENA_ERROR_OUT_OF_MEMORY.
 int guard_slice(harena_arena &arena, void *uc, GuardBand band) {
-    std::lock_guard<std::mutex> lock(arena.guard_mutex);
-    // Bands of slices whose bytes this one reuses: those buffers are dead.
-    int result = check_and_forget(arena, uc,
-                                  [&](const GuardBand &b) { return b.slice < band.end && band.slice < b.end; });
-    if (int err = fill(arena, uc, band)) {
-        return err;
-    }
-    arena.guard_bands.push_back(std::move(band));
-    return result;
+    return guarded(uc, "harena guard mode (a new slice's band)", [&] {
+        std::lock_guard<std::mutex> lock(arena.guard_mutex);
+        // Bands of slices whose bytes this one reuses: those buffers are dead.
+        int result = check_and_forget(arena, uc,
+                                      [&](const GuardBand &b) { return b.slice < band.end && band.slice < b.end; });
+        if (int err = fill(arena, uc, band)) {
+            return err;
+        }
+        arena.guard_bands.push_back(std::move(band));
+        return result;
+    });
 }
 
 int guard_release(harena_arena &arena, void *uc, uint64_t slice) {
-    std::lock_guard<std::mutex> lock(arena.guard_mutex);
-    auto &bands = arena.guard_bands;
-    for (auto it = bands.rbegin(); it != bands.rend(); ++it) {
-        if (it->slice == slice) {
-            const GuardBand band = std::move(*it);
-            bands.erase(std::next(it).base());
-            return check(arena, uc, band);
+    return guarded(uc, "harena guard mode (a freed slice's band)", [&]() -> int {
+        std::lock_guard<std::mutex> lock(arena.guard_mutex);
+        auto &bands = arena.guard_bands;
+        for (auto it = bands.rbegin(); it != bands.rend(); ++it) {
+            if (it->slice == slice) {
+                const GuardBand band = std::move(*it);
+                bands.erase(std::next(it).base());
+                return check(arena, uc, band);
+            }
         }
-    }
-    return HARENA_OK;
+        return HARENA_OK;
+    });
 }
 
 int guard_pop(harena_arena &arena, uint64_t frame_offset) {
-    std::lock_guard<std::mutex> lock(arena.guard_mutex);
-    return check_and_forget(arena, nullptr, [&](const GuardBand &b) { return b.slice >= frame_offset; });
+    return guarded(arena.user_context, "harena guard mode (a popping frame's bands)", [&] {
+        std::lock_guard<std::mutex> lock(arena.guard_mutex);
+        return check_and_forget(arena, nullptr, [&](const GuardBand &b) { return b.slice >= frame_offset; });
+    });
 }
 
 }  // namespace harena::detail
@@ -180,11 +188,13 @@ int harena_guard_slice(void *user_context, const char *pipeline, const char *buf
                             static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(band_bytes),
                             user_context);
     }
-    const uint64_t slice = address - arena.base;
-    GuardBand band{slice, slice + bytes, slice + bytes + band_bytes, false,
-                   std::string("buffer '") + (buffer ? buffer : "?") + "'",
-                   std::string("pipeline '") + (pipeline ? pipeline : "?") + "'"};
-    return guard_slice(arena, user_context, std::move(band));
+    return guarded(user_context, "harena_guard_slice", [&] {
+        const uint64_t slice = address - arena.base;
+        GuardBand band{slice, slice + bytes, slice + bytes + band_bytes, false,
+                       std::string("buffer '") + (buffer ? buffer : "?") + "'",
+                       std::string("pipeline '") + (pipeline ? pipeline : "?") + "'"};
+        return guard_slice(arena, user_context, std::move(band));
+    });
 }
 
 int harena_guard_check(void *user_context, uint64_t address) {

@@ -23,7 +23,10 @@ int harena_create_measuring(harena_arena **arena) {
         return report_error(nullptr, HARENA_ERROR_OUT_OF_MEMORY, "harena_create_measuring: out of host memory");
     }
     a->backing = Backing::measure;
-    publish(a, arena);
+    if (int err = publish(a, arena, "harena_create_measuring")) {
+        delete a;
+        return err;
+    }
     return HARENA_OK;
 }
 

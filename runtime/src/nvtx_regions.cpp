@@ -122,10 +122,19 @@ void register_locked(const MemApi &api, NvtxHeap &heap, uint64_t address, uint64
     if (it != heap.regions.end()) {
         unregister_one(api, heap, it);
     }
+    // Recorded before the tool hears of it: without host memory for the
+    // record the region is not registered at all (a tool may then flag
+    // accesses to it), and the runtime goes on.
+    try {
+        heap.regions.emplace(address, NvtxHeap::Region{bytes, reservation});
+    } catch (const std::bad_alloc &) {
+        trace("heap %p: no host memory to record region [0x%llx, 0x%llx); not registered", heap.handle,
+              static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes));
+        return;
+    }
     trace("heap %p: region [0x%llx, 0x%llx) registered%s", heap.handle, static_cast<unsigned long long>(address),
           static_cast<unsigned long long>(address + bytes), reservation ? " (frame reservation)" : "");
     call_register(api, heap, address, bytes);
-    heap.regions.emplace(address, NvtxHeap::Region{bytes, reservation});
 }
 
 // A slice the frame's pusher placed itself: the reservation holding it stops
@@ -243,8 +252,16 @@ void nvtx_frame_popped(harena_arena &arena, uint64_t base) {
         return;
     }
     std::vector<const void *> addresses;
-    for (auto it = first; it != heap.regions.end(); ++it) {
-        addresses.push_back(reinterpret_cast<const void *>(it->first));
+    try {
+        for (auto it = first; it != heap.regions.end(); ++it) {
+            addresses.push_back(reinterpret_cast<const void *>(it->first));
+        }
+    } catch (const std::bad_alloc &) {
+        // Without host memory for the list, one call per region.
+        while (heap.regions.lower_bound(base) != heap.regions.end()) {
+            unregister_one(*mem_api(), heap, heap.regions.lower_bound(base));
+        }
+        return;
     }
     trace("heap %p: frame at 0x%llx popped: %zu region(s) from 0x%llx unregistered", heap.handle,
           static_cast<unsigned long long>(base), addresses.size(), static_cast<unsigned long long>(first->first));

@@ -19,16 +19,13 @@ Registry &registry() {
     return *r;
 }
 
-// Scopes and planned pipelines check their arena on every begin, end, enter
-// and exit. Each thread remembers the last pointer it found registered and
-// how many arenas had left the registry then; while none has left since, the
-// pointer is still live and the check needs no lock. Destroying any arena
-// invalidates every thread's memory, so a stale handle is still reported.
-std::atomic<uint64_t> departures{0};
-thread_local const void *last_live = nullptr;
-thread_local uint64_t departures_when_checked = 0;
-
 }  // namespace
+
+// Destroying any arena invalidates every thread's memory of a live pointer
+// (check_live in arena.h), so a stale handle is still reported.
+__thread const void *registry_last_live = nullptr;
+__thread uint64_t registry_departures_seen = 0;
+std::atomic<uint64_t> registry_departures{0};
 
 void register_arena(harena_arena *arena) {
     Registry &r = registry();
@@ -40,12 +37,12 @@ void unregister_arena(harena_arena *arena) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     r.arenas.erase(std::remove(r.arenas.begin(), r.arenas.end(), arena), r.arenas.end());
-    departures.fetch_add(1, std::memory_order_release);
+    registry_departures.fetch_add(1, std::memory_order_release);
 }
 
 bool is_registered(const void *pointer) {
-    if (pointer != nullptr && pointer == last_live &&
-        departures.load(std::memory_order_acquire) == departures_when_checked) {
+    if (pointer != nullptr && pointer == registry_last_live &&
+        registry_departures.load(std::memory_order_acquire) == registry_departures_seen) {
         return true;
     }
     Registry &r = registry();
@@ -53,8 +50,8 @@ bool is_registered(const void *pointer) {
     if (std::find(r.arenas.begin(), r.arenas.end(), pointer) == r.arenas.end()) {
         return false;
     }
-    last_live = pointer;
-    departures_when_checked = departures.load(std::memory_order_relaxed);
+    registry_last_live = pointer;
+    registry_departures_seen = registry_departures.load(std::memory_order_relaxed);
     return true;
 }
 
@@ -82,16 +79,7 @@ harena_arena *find_registered(const halide_device_interface_t *device_interface,
     return nullptr;
 }
 
-int report_bad_arena(const harena_arena *arena, const char *function) {
-    if (arena == nullptr) {
-        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the arena is NULL", function);
-    }
-    return report_error(nullptr, HARENA_ERROR_NOT_AN_ARENA,
-                        "%s: %p is not a live arena (destroyed, or not created by harena_create)", function,
-                        static_cast<const void *>(arena));
-}
-
-int check_live(const void *pointer, const char *function, void *user_context) {
+int check_registered(const void *pointer, const char *function, void *user_context) {
     if (pointer == nullptr) {
         return report_error(user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: the arena is NULL", function);
     }

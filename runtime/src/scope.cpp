@@ -57,6 +57,7 @@ int harena_scope_begin(harena_scope *scope, harena_arena *arena) {
     if (int err = push_frame(*arena, 0, false, &frame, "harena_scope_begin")) {
         return err;
     }
+    arena->frames[arena->depth.load(std::memory_order_relaxed) - 1].scope_owned = true;
     activate(scope, arena);
     scope->frame = frame;
     return HARENA_OK;

@@ -2,7 +2,6 @@
 #include "slice_log.h"
 
 #include <new>
-#include <thread>
 
 #include "arena.h"
 #include "device_bytes.h"
@@ -16,41 +15,40 @@ bool SliceLog::set_capacity(uint32_t capacity) {
     return entries_ != nullptr;
 }
 
-bool SliceLog::note(halide_buffer_t *buf, uint64_t address) {
-    uint32_t index = size_.load(std::memory_order_relaxed);
-    do {
-        if (index >= capacity_) {
-            return false;
-        }
-    } while (!size_.compare_exchange_weak(index, index + 1, std::memory_order_acq_rel));
-    // A trim that has just given this entry back clears it right after.
-    while (entries_[index].address.load(std::memory_order_acquire) != kEmpty) {
-        std::this_thread::yield();
-    }
-    entries_[index].buffer.store(buf, std::memory_order_relaxed);
-    entries_[index].address.store(address, std::memory_order_release);
-    return true;
+// Fibonacci hashing: slice addresses are multiples of the alignment, and the
+// high bits of the product mix all of theirs.
+uint32_t SliceLog::home(uint64_t address) const {
+    return static_cast<uint32_t>((address * 0x9E3779B97F4A7C15ULL) >> 32) & (capacity_ - 1);
 }
 
-void SliceLog::forget(uint64_t address, uint32_t floor) {
-    const uint32_t end = size_.load(std::memory_order_acquire);
-    for (uint32_t i = end; i-- > 0;) {
-        if (entries_[i].address.load(std::memory_order_acquire) == address) {
-            entries_[i].address.store(kForgotten, std::memory_order_release);
-            trim(floor);
+bool SliceLog::note(halide_buffer_t *buf, uint64_t address) {
+    const uint32_t start = capacity_ ? home(address) : 0;
+    for (uint32_t n = 0; n < capacity_; n++) {
+        Entry &e = entries_[(start + n) & (capacity_ - 1)];
+        uint64_t seen = e.address.load(std::memory_order_relaxed);
+        if ((seen == kEmpty || seen == kFreed) &&
+            e.address.compare_exchange_strong(seen, kClaimed, std::memory_order_acquire)) {
+            e.buffer.store(buf, std::memory_order_relaxed);
+            live_.fetch_add(1, std::memory_order_relaxed);
+            e.address.store(address, std::memory_order_release);
+            return true;
+        }
+    }
+    return false;
+}
+
+void SliceLog::forget(uint64_t address) {
+    const uint32_t start = capacity_ ? home(address) : 0;
+    for (uint32_t n = 0; n < capacity_; n++) {
+        Entry &e = entries_[(start + n) & (capacity_ - 1)];
+        const uint64_t seen = e.address.load(std::memory_order_acquire);
+        if (seen == address) {
+            live_.fetch_sub(1, std::memory_order_relaxed);
+            e.address.store(kFreed, std::memory_order_release);
             return;
         }
-    }
-}
-
-void SliceLog::trim(uint32_t floor) {
-    uint32_t n = size_.load(std::memory_order_acquire);
-    // An entry reserved but not yet written reads empty, not forgotten, so
-    // it stops the trim.
-    while (n > floor && entries_[n - 1].address.load(std::memory_order_acquire) == kForgotten) {
-        if (size_.compare_exchange_weak(n, n - 1, std::memory_order_acq_rel)) {
-            entries_[n - 1].address.store(kEmpty, std::memory_order_release);
-            n--;
+        if (seen == kEmpty) {
+            return;  // never bound (a slice harena_alloc handed out, say)
         }
     }
 }
@@ -94,12 +92,9 @@ int evict(harena_arena &arena, uint64_t frame_id, halide_buffer_t *buf, uint64_t
 
 }  // namespace
 
-void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint32_t first_entry) {
-    if (arena.slices.size() <= first_entry) {
-        return;
-    }
+void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
     SuspendScopes suspend;
-    arena.slices.drain(first_entry, [&](halide_buffer_t *buf, uint64_t address) {
+    arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
         forget_debug_record(arena, address - arena.base);
         // A buffer detached by other means no longer holds the slice.
         if (buf->device == address && buf->device_interface == arena.device_interface) {

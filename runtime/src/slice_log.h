@@ -7,9 +7,12 @@
 // (evict_live_slices), so nothing a caller can still see points into memory
 // the next frame reuses.
 //
-// Entries are appended and freed by several threads at once (parallel loops
-// allocate) without a lock; pops do not run concurrently with either (the
-// arena's rule for push and pop).
+// An open-addressing table keyed by the slice's address: an entry is taken
+// when a slice is bound and given back when it is freed, in any order, so the
+// table holds as many entries as there are bound slices at once, however the
+// threads of a frame interleave their allocations and frees. Binding and
+// freeing run on several threads at once without a lock; pops do not run
+// concurrently with either (the arena's rule for push and pop).
 #pragma once
 
 #include <atomic>
@@ -27,49 +30,44 @@ public:
     // Holds nothing until given a capacity: host arenas never bind slices
     // to buffers.
     SliceLog() = default;
-    // Before the arena is published.
+    // Before the arena is published; capacity is a power of two.
     [[nodiscard]] bool set_capacity(uint32_t capacity);
 
-    // Records that buf holds the slice at address; false when the log is full,
-    // and then the slice must not be bound.
+    // Records that buf holds the slice at address; false when every entry
+    // holds a bound slice, and then the slice must not be bound.
     [[nodiscard]] bool note(halide_buffer_t *buf, uint64_t address);
 
     // The slice at address comes back (freed, or never bound after all):
-    // forgets the newest entry for it. At most one live entry has a given
-    // address, since the bytes return to the arena only after this call.
-    // Forgotten entries at the end of the log, down to `floor` (where the top
-    // frame's entries begin), are given back at once, so that loops that
-    // allocate and free in one frame, on one thread or several, do not fill it.
-    void forget(uint64_t address, uint32_t floor);
+    // gives its entry back. At most one entry has a given address, since the
+    // bytes return to the arena only after this call.
+    void forget(uint64_t address);
 
-    // Entries so far; a frame remembers this at its push.
-    [[nodiscard]] uint32_t size() const {
-        return size_.load(std::memory_order_acquire);
-    }
-
-    // At a pop: calls visit(buffer, address) for each live entry from `from`
-    // on, then drops them.
+    // At a pop: calls visit(buffer, address) for each entry whose address is
+    // at least `from` (the popping frame's first byte), then gives them back.
     template<typename Visit>
-    void drain(uint32_t from, Visit &&visit) {
-        const uint32_t end = size_.load(std::memory_order_acquire);
-        for (uint32_t i = from; i < end; i++) {
-            const uint64_t address = entries_[i].address.load(std::memory_order_acquire);
-            if (address != kEmpty && address != kForgotten) {
-                visit(entries_[i].buffer.load(std::memory_order_relaxed), address);
-            }
-            entries_[i].address.store(kEmpty, std::memory_order_relaxed);
+    void drain(uint64_t from, Visit &&visit) {
+        if (live_.load(std::memory_order_acquire) == 0) {
+            return;
         }
-        size_.store(from < end ? from : end, std::memory_order_release);
+        for (uint32_t i = 0; i < capacity_; i++) {
+            const uint64_t address = entries_[i].address.load(std::memory_order_acquire);
+            if (address > kClaimed && address >= from) {
+                visit(entries_[i].buffer.load(std::memory_order_relaxed), address);
+                entries_[i].address.store(kFreed, std::memory_order_relaxed);
+                live_.fetch_sub(1, std::memory_order_relaxed);
+            }
+        }
     }
 
 private:
-    // Entry states besides a live slice's address (never 0 or 1): empty
-    // (never written, or given back) and forgotten (freed, not yet given back).
+    // Entry states besides a bound slice's address (never 0, 1 or 2): empty
+    // (never used: ends a lookup), freed (used before: a lookup goes on past
+    // it, a note may take it) and claimed (a note is writing it).
     static constexpr uint64_t kEmpty = 0;
-    static constexpr uint64_t kForgotten = 1;
+    static constexpr uint64_t kFreed = 1;
+    static constexpr uint64_t kClaimed = 2;
 
-    // Gives back the forgotten entries at the end, down to floor.
-    void trim(uint32_t floor);
+    uint32_t home(uint64_t address) const;
 
     struct Entry {
         std::atomic<halide_buffer_t *> buffer{nullptr};
@@ -77,18 +75,16 @@ private:
     };
     std::unique_ptr<Entry[]> entries_;
     uint32_t capacity_ = 0;
-    std::atomic<uint32_t> size_{0};
+    std::atomic<uint32_t> live_{0};  // entries holding a bound slice
 };
 
-// Every slice of an arena: what a device arena's log holds at most. Frees that
-// are not last-in first-out leave their entries until the frame pops, as they
-// leave their bytes.
+// Buffers an arena's slices may be bound to at once (a power of two).
 constexpr uint32_t kSliceLogCapacity = 4096;
 
-// Moves each buffer that still holds a slice of the top frame (entries from
-// `first_entry` on) to memory from the device interface's own allocator,
+// Moves each buffer that still holds a slice of the top frame (addresses from
+// `frame_base` on) to memory from the device interface's own allocator,
 // contents included, and counts it. Called by the pop before the frame's
 // bytes are released; device work is ordered on the interface's stream.
-void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint32_t first_entry);
+void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base);
 
 }  // namespace harena::detail

@@ -1,7 +1,6 @@
 // Statistics: read from the arena's counters (allocations and reclaims are
 // counts carried in the state word, see arena.h); bytes in use is the top offset.
 #include <cstdio>
-#include <string>
 
 #include "arena.h"
 #include "errors.h"
@@ -10,15 +9,19 @@ using namespace harena::detail;
 
 namespace {
 
-// Only arenas in guard mode have a line for it.
-std::string guard_line(const harena_arena &arena, const harena_stats &s) {
-    if (arena.guard == 0) {
-        return std::string();
+// Only arenas in guard mode have a line for it. A fixed buffer: formatting
+// the statistics needs no host memory.
+struct GuardLine {
+    char text[160] = "";
+};
+
+GuardLine guard_line(const harena_arena &arena, const harena_stats &s) {
+    GuardLine line;
+    if (arena.guard != 0) {
+        std::snprintf(line.text, sizeof line.text, "  guard bands    %llu checked, %llu damaged (%s each)\n",
+                      static_cast<unsigned long long>(s.guard_checks),
+                      static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.guard).text);
     }
-    char line[160];
-    std::snprintf(line, sizeof line, "  guard bands    %llu checked, %llu damaged (%s each)\n",
-                  static_cast<unsigned long long>(s.guard_checks), static_cast<unsigned long long>(s.guard_damaged),
-                  bytes_text(arena.guard).text);
     return line;
 }
 
@@ -75,6 +78,12 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
     if (int err = harena_get_stats(arena, &s)) {
         return err;
     }
+    if (buffer == nullptr && size != 0) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "harena_format_stats: the buffer is NULL but its size is %llu; pass a buffer, or size "
+                            "0 to learn the length needed",
+                            static_cast<unsigned long long>(size));
+    }
     const double percent = s.capacity ? 100.0 * static_cast<double>(s.high_water) / s.capacity : 0.0;
     return std::snprintf(buffer, size,
                          "harena arena %p (%s memory, alignment %llu)\n"
@@ -94,7 +103,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
                          static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text,
-                         guard_line(*arena, s).c_str());
+                         guard_line(*arena, s).text);
 }
 
 }  // extern "C"

@@ -43,9 +43,7 @@ std::vector<Size> sizes_around(const EstimatedPipeline &p) {
 }
 
 bool untouched(const Buffer<float> &b) {
-    bool all = true;
-    b.for_each_value([&](float v) { all &= std::isnan(v); });
-    return all;
+    return all_nan(b);
 }
 
 class HostEstimatedPipeline : public ::testing::TestWithParam<EstimatedPipeline> {};
@@ -85,7 +83,7 @@ TEST_P(HostEstimatedPipeline, AnArenaSizedAtTheEstimatesRefusesALargerCallBefore
     const Size twice = sizes_around(p)[2];
     Buffer<float> in(twice.w, twice.h), out(twice.w, twice.h);
     fill_random(in, 7);
-    out.fill(NAN);
+    fill_dense(out, NAN);
     HostArena arena(p.bytes_at_estimates);
     clear_last_error();
     EXPECT_NE(p.planned(arena.get(), in, twice.scalar, out), 0) << p.name;
@@ -127,7 +125,7 @@ TEST_P(HostMaxedPipeline, MaximaGivenAsOptionsBoundThePlanAndAreEnforced) {
     // One past a maximum: refused by the requirement, which names the option.
     Buffer<float> wide_in(513, 16), wide_out(513, 16);
     fill_random(wide_in, 4);
-    wide_out.fill(NAN);
+    fill_dense(wide_out, NAN);
     clear_last_error();
     EXPECT_NE(p.planned(arena.get(), wide_in, 2, wide_out), 0) << p.name;
     EXPECT_NE(last_error().find(std::string(p.name) == "level_pyramid" ? "harena.max.output.0=512" : "harena.max.input.0=512"),
@@ -140,7 +138,7 @@ TEST_P(HostMaxedPipeline, MaximaGivenAsOptionsBoundThePlanAndAreEnforced) {
 TEST(E2EHostMaxima, AScalarBeyondItsMaximumIsRefusedNamingTheOption) {
     Buffer<float> in(64, 64), out(64, 64);
     fill_random(in, 5);
-    out.fill(NAN);
+    fill_dense(out, NAN);
     HostArena arena(E2E_LEVEL_PYRAMID_MAXED_ARENA_BYTES);
     clear_last_error();
     EXPECT_NE(e2e_level_pyramid_maxed(arena.get(), in, 9, out), 0);

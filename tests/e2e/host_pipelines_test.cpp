@@ -59,13 +59,11 @@ TEST_P(HostPipeline, ReportedArenaBytesCoverTheMaximaTightly) {
     // One alignment unit (256 bytes, what the arena reserves in) less than
     // this run needs is refused before any stage runs.
     HostArena short_by_one(needed - 256);
-    out.fill(NAN);
+    fill_dense(out, NAN);
     clear_last_error();
     EXPECT_NE(p.planned(short_by_one.get(), in, kMaxK, out), 0) << p.name;
     EXPECT_NE(last_error().find(p.name), std::string::npos) << last_error();
-    bool untouched = true;
-    out.for_each_value([&](float v) { untouched &= std::isnan(v); });
-    EXPECT_TRUE(untouched) << p.name << ": a stage ran although the arena was too small";
+    EXPECT_TRUE(all_nan(out)) << p.name << ": a stage ran although the arena was too small";
     EXPECT_EQ(short_by_one.frame_depth(), 0u) << p.name;
 }
 
@@ -101,11 +99,9 @@ TEST_P(HostPipeline, MeasuringGivesTheBytesOfARealRunWithoutRunning) {
     for (Case c : {Case{16, 16, 1}, Case{97, 61, 7}, Case{kMaxExtent, kMaxExtent, kMaxK}}) {
         Buffer<float> in(c.w, c.h), out(c.w, c.h);
         fill_random(in, 9);
-        out.fill(NAN);
+        fill_dense(out, NAN);
         uint64_t measured = harena::measure([&](void *uc) { return p.planned(uc, in, c.k, out); });
-        bool untouched = true;
-        out.for_each_value([&](float v) { untouched &= std::isnan(v); });
-        EXPECT_TRUE(untouched) << p.name << ": measuring ran a stage";
+        EXPECT_TRUE(all_nan(out)) << p.name << ": measuring ran a stage";
         EXPECT_LE(measured, p.arena_bytes) << p.name;
         HostArena arena(p.arena_bytes);
         ASSERT_EQ(p.planned(arena.get(), in, c.k, out), 0) << last_error();

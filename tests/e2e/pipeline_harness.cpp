@@ -97,10 +97,12 @@ void clear_last_error() {
 template<typename T>
 static void fill(Halide::Runtime::Buffer<T> &b, uint32_t seed, T scale) {
     uint32_t s = seed * 2654435761u + 1;
-    b.for_each_value([&](T &v) {
+    // Element by element in memory order (see fill_dense).
+    T *data = b.data();
+    for (size_t i = 0; i < b.number_of_elements(); i++) {
         s = s * 1664525u + 1013904223u;
-        v = (T)((s >> 8) % 256) / scale;
-    });
+        data[i] = (T)((s >> 8) % 256) / scale;
+    }
 }
 
 void fill_random(Halide::Runtime::Buffer<float> &b, uint32_t seed) {

@@ -4,6 +4,8 @@
 #include "HalideBuffer.h"
 #include "harena/runtime.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -39,6 +41,19 @@ std::string last_error();
 void clear_last_error();
 
 // Deterministic pseudo-random contents.
+// Halide 14's Buffer::fill and for_each_value flatten dense dimensions and
+// then read a stride that was never set (UBSan reports it when the stack
+// holds the wrong garbage). The tests' buffers are dense host allocations,
+// so these walk the elements directly.
+template<typename T>
+void fill_dense(Halide::Runtime::Buffer<T> &b, T value) {
+    std::fill_n(b.data(), b.number_of_elements(), value);
+}
+
+inline bool all_nan(const Halide::Runtime::Buffer<float> &b) {
+    return std::all_of(b.data(), b.data() + b.number_of_elements(), [](float v) { return std::isnan(v); });
+}
+
 void fill_random(Halide::Runtime::Buffer<float> &b, uint32_t seed);
 void fill_random(Halide::Runtime::Buffer<uint8_t> &b, uint32_t seed);
 

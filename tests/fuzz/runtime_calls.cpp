@@ -133,6 +133,13 @@ void RuntimeCalls::create() {
     switch (how % 4) {
     case 0:
     case 1: {
+        // An alignment above the capacity would round the arena up to one allocation.
+        if (o.alignment > size) {
+            expect(invalid, "harena_create with an alignment above the capacity",
+                   harena_create(nullptr, nullptr, size, &o, &created));
+            FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
+            return;
+        }
         expect({}, "harena_create", harena_create(nullptr, nullptr, size, &o, &created));
         model_ = ArenaModel{};
         model_.capacity = (size + o.alignment - 1) / o.alignment * o.alignment;
@@ -333,11 +340,40 @@ void RuntimeCalls::free() {
         check_tag(a);
         const Expect e = model_.free_live(which);
         expect(e, "harena_free", harena_free(arena_, base_ + a.offset, a.bytes));
+        // Freed again: once its bytes came back, it lies at the top.
+        if (how % 4 == 3 && model_.refused_free(a.offset, a.bytes)) {
+            check_state();
+            begin_call();
+            expect({HARENA_ERROR_INVALID_FREE, 1, 0}, "harena_free of a freed allocation",
+                   harena_free(arena_, base_ + a.offset, a.bytes));
+        }
+        return;
+    }
+    if (how % 16 == 4 && !model_.live.empty()) {
+        invalid_free();
         return;
     }
     // Addresses outside the arena, on either side.
     const uint64_t address = how % 8 == 0 ? base_ - 1 - in_.byte() : base_ + model_.capacity + in_.byte();
     expect({HARENA_ERROR_NOT_IN_ARENA, 1, 0}, "harena_free outside the arena", harena_free(arena_, address, 1));
+}
+
+// A free that matches no live allocation: an interior pointer of one, or its
+// address with a size that reaches past the top. Made only where the model
+// says that every mode refuses it; the state must not change.
+void RuntimeCalls::invalid_free() {
+    const ModelAllocation a = model_.live[in_.below(model_.live.size())];
+    uint64_t offset = a.offset;
+    uint64_t bytes = a.bytes;
+    if (in_.byte() % 2 && model_.alignment > 1) {
+        offset += 1 + in_.below(model_.alignment - 1);
+    } else {
+        bytes = model_.top - a.offset + 1 + in_.byte();
+    }
+    if (model_.refused_free(offset, bytes)) {
+        expect({HARENA_ERROR_INVALID_FREE, 1, 0}, "harena_free matching no allocation",
+               harena_free(arena_, base_ + offset, bytes));
+    }
 }
 
 }  // namespace harena_fuzz

@@ -55,6 +55,7 @@ private:
     void alloc();
     void alloc_buffer();
     void free();
+    void invalid_free();
     void begin_scope(bool attach);
     void end_scope(int slot);
     void reset_stats();

@@ -125,6 +125,13 @@ Expect ArenaModel::free_live(size_t which) {
     return {};
 }
 
+bool ArenaModel::refused_free(uint64_t offset, uint64_t bytes) const {
+    if (!frames.empty() && offset >= frames.back().offset && offset < frames.back().offset + frames.back().reserved) {
+        return false;
+    }
+    return bytes > capacity || offset >= top || offset % alignment != 0 || aligned_size(bytes) > top - offset;
+}
+
 Expect ArenaModel::shrink_to_fit() {
     moved = false;
     if (!owns) {

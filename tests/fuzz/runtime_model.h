@@ -78,6 +78,13 @@ struct ArenaModel {
     Expect alloc(uint64_t bytes, uint64_t *offset);
     // A free of the live allocation at index `which` of `live`.
     Expect free_live(std::size_t which);
+    // Whether a free of `bytes` at `offset`, which matches no live
+    // allocation, is one the runtime refuses in every mode
+    // (HARENA_ERROR_INVALID_FREE, nothing freed): at or above the top, not at
+    // a multiple of the alignment, reaching past the top, or larger than the
+    // arena. Bytes in the top frame's reservation are not refused (they come
+    // back when it pops); the rest is refused only where a mode keeps records.
+    bool refused_free(uint64_t offset, uint64_t bytes) const;
     Expect shrink_to_fit();
     void reset_stats();
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <set>
 
 #include "halide_defaults.h"
@@ -17,9 +18,25 @@ namespace harena_test {
 
 namespace {
 
-std::set<uint64_t> &owned() {
-    static std::set<uint64_t> s;
-    return s;
+// The backend's own allocations, behind a lock: threads allocate at once.
+struct Owned {
+    std::mutex mutex;
+    std::set<uint64_t> addresses;
+};
+
+Owned &owned() {
+    static Owned o;
+    return o;
+}
+
+void own(uint64_t address) {
+    std::lock_guard<std::mutex> lock(owned().mutex);
+    owned().addresses.insert(address);
+}
+
+bool disown(uint64_t address) {
+    std::lock_guard<std::mutex> lock(owned().mutex);
+    return owned().addresses.erase(address) != 0;
 }
 
 void use_module() {
@@ -37,7 +54,7 @@ int fake_malloc(void *, halide_buffer_t *buf) {
     void *p = std::malloc(buf->size_in_bytes());
     buf->device = reinterpret_cast<uint64_t>(p);
     buf->device_interface = fake_device_interface();
-    owned().insert(buf->device);
+    own(buf->device);
     fake_driver().mallocs++;
     return 0;
 }
@@ -46,7 +63,7 @@ int fake_free(void *, halide_buffer_t *buf) {
     if (buf->device == 0) {
         return 0;
     }
-    if (owned().erase(buf->device) == 0) {
+    if (!disown(buf->device)) {
         fake_driver().foreign_frees++;
     } else {
         std::free(reinterpret_cast<void *>(buf->device));
@@ -113,8 +130,7 @@ int fake_slice(void *, const halide_buffer_t *, int, int, halide_buffer_t *) {
 // As halide_cuda_wrap_device_ptr / halide_cuda_detach_device_ptr: the bound
 // buffer holds a module reference.
 int fake_wrap(void *, halide_buffer_t *buf, uint64_t handle) {
-    if (buf->device != 0 || fake_driver().fail_next_wrap) {
-        fake_driver().fail_next_wrap = false;
+    if (fake_driver().fail_next_wrap.exchange(false) || buf->device != 0) {
         return halide_error_code_device_wrap_native_failed;
     }
     buf->device = handle;
@@ -208,7 +224,13 @@ FakeDriverCounts &fake_driver() {
 }
 
 void reset_fake_driver() {
-    fake_driver() = FakeDriverCounts{};
+    FakeDriverCounts &c = fake_driver();
+    for (std::atomic<int> *count : {&c.mallocs, &c.frees, &c.foreign_frees, &c.wraps, &c.detaches, &c.device_copies,
+                                    &c.host_to_device_copies, &c.device_to_host_copies, &c.module_uses,
+                                    &c.module_releases, &c.own_wraps, &c.own_detaches}) {
+        count->store(0);
+    }
+    c.fail_next_wrap.store(false);
 }
 
 }  // namespace harena_test

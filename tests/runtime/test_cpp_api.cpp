@@ -74,3 +74,20 @@ TEST(RuntimeCpp, WrapUsesTheCallersMemory) {
     EXPECT_EQ(arena.info().owns_memory, 0);
     EXPECT_EQ(arena.info().overflow_policy, HARENA_OVERFLOW_FALLBACK);
 }
+
+// A pipeline that fails before its frame opens reports through halide_error,
+// not through the arena: the exception must not carry an earlier, unrelated
+// arena message.
+TEST(RuntimeCpp, MeasureOfAFailingCallCarriesNoStaleMessage) {
+    harena_frame frame{};
+    ASSERT_EQ(harena_push(nullptr, 0, &frame), HARENA_ERROR_INVALID_ARGUMENT);  // an unrelated earlier error
+    try {
+        (void)harena::measure([](void *) { return int(halide_error_code_bad_type); });
+        FAIL() << "expected harena::Error";
+    } catch (const harena::Error &e) {
+        EXPECT_EQ(e.code(), halide_error_code_bad_type);
+        const std::string message = e.what();
+        EXPECT_EQ(message.find("harena_push"), std::string::npos) << message;
+        EXPECT_NE(message.find(std::to_string(halide_error_code_bad_type)), std::string::npos) << message;
+    }
+}

@@ -1,6 +1,9 @@
 #include <cstdlib>
+#include <cstring>
+#include <string>
 #include <thread>
 
+#include "arena.h"
 #include "host_arena.h"
 
 using harena_test::HostArena;
@@ -123,4 +126,92 @@ TEST(RuntimeMisuse, DebugModeCanBeTurnedOnFromTheEnvironment) {
     harena_info info{};
     ASSERT_EQ(harena_get_info(a.arena, &info), HARENA_OK);
     EXPECT_EQ(info.debug, 1);
+}
+
+TEST(RuntimeMisuse, AScopesFrameIsPoppedOnlyByEndingTheScope) {
+    harena_arena *arena = nullptr;
+    ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
+    harena_scope scope;
+    ASSERT_EQ(harena_scope_begin(&scope, arena), HARENA_OK);
+    EXPECT_EQ(harena_pop(arena, scope.frame), HARENA_ERROR_FRAME_NOT_TOP);
+    EXPECT_TRUE(last_error_mentions({"harena_pop", "belongs to a scope", "harena_scope_end"}));
+    EXPECT_EQ(harena_destroy(arena), HARENA_ERROR_ARENA_IN_USE);
+    EXPECT_EQ(harena_active_arena(nullptr), arena);
+    EXPECT_EQ(harena_scope_end(&scope), HARENA_OK);
+    EXPECT_EQ(harena_active_arena(nullptr), nullptr);
+    EXPECT_EQ(harena_destroy(arena), HARENA_OK);
+}
+
+// An object that happens to start with the arena's magic word, as a stale or
+// foreign pointer may: no entry point may take it for an arena.
+TEST(RuntimeMisuse, NoEntryPointDereferencesAForeignPointer) {
+    alignas(64) static unsigned char lookalike[sizeof(harena_arena)];
+    std::memset(lookalike, 0, sizeof(lookalike));
+    std::memcpy(lookalike, &harena::detail::kArenaMagic, sizeof(harena::detail::kArenaMagic));
+    for (unsigned char *bytes : {lookalike, lookalike + 1}) {
+        auto *bogus = reinterpret_cast<harena_arena *>(bytes);
+        uint64_t address = 0;
+        EXPECT_EQ(harena_alloc(bogus, 64, nullptr, &address), HARENA_ERROR_NOT_AN_ARENA);
+        EXPECT_TRUE(last_error_mentions({"harena_alloc", "is not a live arena"}));
+        halide_dimension_t dim{0, 16, 1, 0};
+        halide_buffer_t buf{};
+        buf.type = halide_type_t(halide_type_float, 32);
+        buf.dimensions = 1;
+        buf.dim = &dim;
+        EXPECT_EQ(harena_alloc_buffer(bogus, &buf, &address), HARENA_ERROR_NOT_AN_ARENA);
+        EXPECT_EQ(harena_free(bogus, 0, 64), HARENA_ERROR_NOT_AN_ARENA);
+        EXPECT_TRUE(last_error_mentions({"harena_free", "is not a live arena"}));
+        harena_stats stats{};
+        EXPECT_EQ(harena_get_stats(bogus, &stats), HARENA_ERROR_NOT_AN_ARENA);
+        char text[64];
+        EXPECT_EQ(harena_format_stats(bogus, text, sizeof(text)), HARENA_ERROR_NOT_AN_ARENA);
+    }
+}
+
+TEST(RuntimeMisuse, FormatStatsIntoNoBufferIsRefusedUnlessItIsEmpty) {
+    HostArena a(4096);
+    EXPECT_EQ(harena_format_stats(a.arena, nullptr, 100), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(last_error_mentions({"harena_format_stats", "NULL", "100"}));
+    const int needed = harena_format_stats(a.arena, nullptr, 0);
+    EXPECT_GT(needed, 0);
+    std::string text(needed + 1, '\0');
+    EXPECT_EQ(harena_format_stats(a.arena, text.data(), text.size()), needed);
+}
+
+TEST(RuntimeMisuse, AFrameStackTooDeepToHoldIsRefusedNotThrown) {
+    harena_options o = HostArena::defaults();
+    o.max_frames = UINT32_MAX;
+    harena_arena *arena = nullptr;
+    EXPECT_EQ(harena_create(nullptr, nullptr, 4096, &o, &arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(last_error_mentions({"max_frames 4294967295", "at most"}));
+    EXPECT_EQ(arena, nullptr);
+    uint64_t region[64];
+    EXPECT_EQ(harena_create_from_memory(nullptr, reinterpret_cast<uint64_t>(region), sizeof(region), &o, &arena),
+              HARENA_ERROR_INVALID_ARGUMENT);
+}
+
+TEST(RuntimeMisuse, ARegionThatWrapsPastTheAddressSpaceIsRefused) {
+    harena_arena *arena = nullptr;
+    const uint64_t address = UINT64_MAX - 4095;  // 4 KiB below the end, 256-aligned
+    EXPECT_EQ(harena_create_from_memory(nullptr, address, 8192, nullptr, &arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(last_error_mentions({"harena_create_from_memory", "8192 bytes", "wrap"}));
+    EXPECT_EQ(arena, nullptr);
+    // Up to the last byte is a region.
+    ASSERT_EQ(harena_create_from_memory(nullptr, address, 4096, nullptr, &arena), HARENA_OK);
+    EXPECT_EQ(harena_destroy(arena), HARENA_OK);
+}
+
+TEST(RuntimeMisuse, AnAlignmentAboveTheCapacityIsRefusedAsSuch) {
+    harena_arena *arena = nullptr;
+    harena_options o = HostArena::defaults();
+    o.alignment = uint64_t(1) << 40;
+    EXPECT_EQ(harena_create(nullptr, nullptr, 4096, &o, &arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(last_error_mentions({"alignment 1099511627776", "capacity 4096 bytes"}));
+    o.alignment = uint64_t(1) << 30;
+    EXPECT_EQ(harena_create(nullptr, nullptr, 4096, &o, &arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(last_error_mentions({"alignment 1073741824", "capacity 4096 bytes"}));
+    EXPECT_EQ(arena, nullptr);
+    o.alignment = 4096;
+    ASSERT_EQ(harena_create(nullptr, nullptr, 4096, &o, &arena), HARENA_OK);
+    EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }

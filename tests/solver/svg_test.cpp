@@ -1,6 +1,8 @@
 // The plan drawing holds what it promises.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "solver/svg.h"
 
 namespace harena {
@@ -33,6 +35,16 @@ TEST(SolverSvg, EmptyPlan) {
     std::string svg = plan_svg({}, solve({}), "empty");
     EXPECT_EQ(count(svg, "<rect"), 0u);
     EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+// The time axis spans the whole int64 range without overflowing: its ticks
+// run from the first step to the last.
+TEST(SolverSvg, DrawsLifetimesAcrossTheWholeTimeRange) {
+    const int64_t lo = std::numeric_limits<int64_t>::min(), hi = std::numeric_limits<int64_t>::max();
+    Problem p = {{{"a", lo, hi, 100, 1}}};
+    std::string svg = plan_svg(p, solve(p), "wide");
+    EXPECT_NE(svg.find(">" + std::to_string(lo) + "</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">" + std::to_string(hi) + "</text>"), std::string::npos);
 }
 
 TEST(SolverSvg, RejectsMismatchedPlan) {

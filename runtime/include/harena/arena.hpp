@@ -251,6 +251,9 @@ template<typename Call>
 [[nodiscard]] std::uint64_t measure(Call &&call) {
     harena_arena *arena = nullptr;
     detail::check(harena_create_measuring(&arena));
+    // What the call reports through the arena is its own message; anything
+    // older belongs to another call.
+    harena_clear_last_error();
     const int code = call(static_cast<void *>(arena));
     std::uint64_t bytes = 0;
     const int read = harena_measured_bytes(arena, &bytes, nullptr);
@@ -259,7 +262,10 @@ template<typename Call>
         return 0;  // a pipeline that plans nothing runs without asking
     }
     if (code != HARENA_MEASURED) {
-        throw Error(code, harena_last_error());
+        const std::string reported = harena_last_error();
+        throw Error(code, reported.empty() ? "harena::measure: the pipeline returned error " + std::to_string(code) +
+                                                 " before its frame opened; Halide reported why through halide_error" :
+                                             reported);
     }
     detail::check(read);
     return bytes;

@@ -10,13 +10,20 @@
  * Halide's default error handler prints and aborts, as it does for a failing
  * pipeline; install one with halide_set_error_handler to get the codes back.
  *
+ * Every entry point that takes an arena checks it against the registry of
+ * live arenas before reading it: NULL gets HARENA_ERROR_INVALID_ARGUMENT, any
+ * other pointer that is not a live arena HARENA_ERROR_NOT_AN_ARENA. What each
+ * entry point answers to a wrong argument: docs/misuse.md.
+ *
  * Thread safety: harena_alloc, harena_alloc_buffer, harena_free, harena_find,
- * harena_get_stats and harena_scope_attach may run on several threads at
- * once; allocation and free take no lock. Pushing and popping (directly,
- * through harena_scope_begin / harena_scope_end, or through the
- * planned-pipeline entry points), harena_reset_stats and harena_destroy of one
- * arena must not run concurrently with each other or with allocations in that
- * arena.
+ * harena_get_stats, harena_scope_attach (and the end of an attached scope)
+ * may run on several threads at once; allocation and free take no lock, and
+ * bytes one thread frees are ordered (release/acquire) before another
+ * thread's allocation of them. Pushing and popping (directly, through
+ * harena_scope_begin / harena_scope_end, or through the planned-pipeline
+ * entry points), harena_reset_stats, harena_shrink_to_fit and harena_destroy
+ * of one arena must not run concurrently with each other or with allocations
+ * in that arena. Different arenas are independent.
  */
 #ifndef HARENA_RUNTIME_H
 #define HARENA_RUNTIME_H
@@ -74,9 +81,13 @@ enum harena_error_code {
      * slice) were written; the message names the buffer, the pipeline, the
      * offset and how many bytes past the end. */
     HARENA_ERROR_GUARD_DAMAGED = -1014,
+    /* A free of an address in the arena that is not the start of a live
+     * allocation, or with a size other than the allocation's (a double free,
+     * an interior pointer, a wrong size); nothing is freed. */
+    HARENA_ERROR_INVALID_FREE = -1015,
     /* A planned pipeline aligns its slices more strictly than the arena it
      * was called with aligns its frames. */
-    HARENA_ERROR_INCOMPATIBLE_ALIGNMENT = -1015
+    HARENA_ERROR_INCOMPATIBLE_ALIGNMENT = -1016
 };
 
 enum harena_overflow_policy {
@@ -89,7 +100,8 @@ enum harena_overflow_policy {
 };
 
 typedef struct harena_options {
-    /* Every allocation and frame base is a multiple of this; a power of two.
+    /* Every allocation and frame base is a multiple of this; a power of two
+     * of at most the capacity (the capacity is rounded up to a multiple).
      * Default HARENA_DEFAULT_ALIGNMENT (harena/pipeline_abi.h). A planned
      * pipeline needs a multiple of the alignment it was planned at. */
     uint64_t alignment;
@@ -99,7 +111,7 @@ typedef struct harena_options {
      * their frame pops, with name and size. Also on when the environment
      * variable HARENA_DEBUG is set to 1 at creation. Default 0. */
     int32_t debug;
-    /* Deepest frame stack the arena accepts. Default 64. */
+    /* Deepest frame stack the arena accepts, 1 to 65536. Default 64. */
     uint32_t max_frames;
     /* Nonzero: an arena that allocated its own memory grows instead of
      * failing. When a push at depth 0 (a scope, a planned pipeline's entry,
@@ -144,7 +156,8 @@ int harena_create(void *user_context, const struct halide_device_interface_t *de
                   uint64_t capacity, const harena_options *options, harena_arena **arena);
 
 /* An arena over memory the caller owns (PyTorch, CuPy, RMM,
- * cudaMallocAsync, ...): [address, address + size). The runtime never
+ * cudaMallocAsync, ...): [address, address + size), which must not wrap past
+ * the end of the address space. The runtime never
  * allocates or frees it. The base is rounded up to the alignment, so the
  * capacity may be slightly less than size. */
 int harena_create_from_memory(const struct halide_device_interface_t *device_interface, uint64_t address,
@@ -184,7 +197,8 @@ typedef struct harena_frame {
 int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame);
 
 /* Pops `frame`, which must be the top frame, releasing everything allocated
- * since its push. */
+ * since its push. A scope's frame pops only through harena_scope_end, a
+ * planned pipeline's only when it returns (HARENA_ERROR_FRAME_NOT_TOP). */
 int harena_pop(harena_arena *arena, harena_frame frame);
 
 /* Bumps `bytes` (rounded up to the alignment; 0 counts as 1) in the top frame
@@ -198,7 +212,12 @@ int harena_alloc_buffer(harena_arena *arena, const struct halide_buffer_t *buf, 
 
 /* Gives back an allocation of `bytes` at `address`: if it is the most recent
  * allocation of the top frame its bytes are reused at once, otherwise they
- * come back when the frame pops. */
+ * come back when the frame pops. HARENA_ERROR_NOT_IN_ARENA for an address
+ * outside the arena; HARENA_ERROR_INVALID_FREE, freeing nothing, for one that
+ * is not a live allocation of that size where the top of the stack shows it
+ * (a double free of the newest allocation, an interior pointer or wrong size
+ * that reaches the newest, an address above the top or off the alignment),
+ * and in debug and guard modes for every mismatch (docs/misuse.md). */
 int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes);
 
 /* The live arena with this device interface whose memory contains address,
@@ -235,7 +254,8 @@ int harena_reset_stats(harena_arena *arena);
 
 /* Writes a human-readable summary (as snprintf: truncated to size, always
  * terminated when size > 0) and returns the length it needed, or a negative
- * error code. */
+ * error code. buffer may be NULL only with size 0
+ * (HARENA_ERROR_INVALID_ARGUMENT otherwise). */
 int harena_format_stats(const harena_arena *arena, char *buffer, size_t size);
 
 /* A scope makes an arena the target of the halide_device_malloc override
@@ -272,6 +292,10 @@ int harena_cuda_device_count(void);
 
 /* The last message reported on the calling thread; "" if none. */
 const char *harena_last_error(void);
+
+/* Forgets the calling thread's last message, so that a later
+ * harena_last_error tells whether a call reported anything. */
+void harena_clear_last_error(void);
 
 /* A measuring arena holds no memory: a planned pipeline called with it checks
  * its arguments, records the bytes this call would need and returns
