@@ -273,8 +273,8 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
     return HARENA_OK;
 }
 
-int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
-                     int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
+                                      int buffer_count, harena_graph_call call, void *closure, int *outcome) {
     int ignored;
     outcome = outcome != nullptr ? outcome : &ignored;
     if (int err = check_run_arguments(cache, key, key_bytes, buffers, buffer_count, call)) {
@@ -321,6 +321,12 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
         return fall_back(c, *e->refused, call, closure, outcome);
     }
     return capture_and_launch(c, *backend, *e, buffers, buffer_count, call, closure, outcome);
+}
+
+// The work above allocates host memory (names, records); nothing it throws
+// leaves the C entry point.
+int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+    return harena::detail::guarded(nullptr, "harena_graph_run", [&] { return harena_graph_run_unguarded(cache, key, key_bytes, buffers, buffer_count, call, closure, outcome); });
 }
 
 int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats) {

@@ -101,8 +101,8 @@ int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, u
 
 extern "C" {
 
-int harena_pipeline_enter(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface,
-                          uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment) {
+static int harena_pipeline_enter_unguarded(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface,
+                                           uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment) {
     if (pipeline == nullptr) {
         pipeline = "(unnamed)";
     }
@@ -152,6 +152,12 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
     }
     activate(&frame.scope, &arena);
     return HARENA_OK;
+}
+
+// The work above allocates host memory (names, records); nothing it throws
+// leaves the C entry point.
+int harena_pipeline_enter(void *user_context, const char *pipeline, const halide_device_interface_t *device_interface, uint64_t bytes, uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment) {
+    return harena::detail::guarded(user_context, "harena_pipeline_enter", [&] { return harena_pipeline_enter_unguarded(user_context, pipeline, device_interface, bytes, worst_case_bytes, traits, alignment); });
 }
 
 uint64_t harena_pipeline_base(void *user_context) {
