@@ -1,4 +1,5 @@
 #include "buffer_facts.h"
+#include "halide_compat.h"
 
 namespace harena {
 
@@ -37,7 +38,7 @@ bool device_shape_of(const Expr &buffer_init_value, DeviceShape &out) {
         shape = substitute(it->first, it->second, shape);
     }
     const Call *ms = shape.as<Call>();
-    const int64_t *bits = as_const_int(init->args[6]);
+    std::optional<int64_t> bits = const_int(init->args[6]);
     if (!ms || !ms->is_intrinsic(Call::make_struct) || ms->args.size() % 4 != 0 || !bits) {
         return false;
     }
