@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -15,7 +16,9 @@ namespace harena {
 // The release of the headers in use: Halide 15 added HALIDE_VERSION_MAJOR.
 #ifdef HALIDE_VERSION_MAJOR
 constexpr int halide_major = HALIDE_VERSION_MAJOR;
+#define halide_major_at_least_17 (HALIDE_VERSION_MAJOR >= 17)
 #else
+#define halide_major_at_least_17 0
 constexpr int halide_major = 14;
 #endif
 #ifdef HARENA_HALIDE_VERSION_MAJOR
@@ -36,10 +39,29 @@ inline std::optional<int64_t> const_int(const Halide::Expr &e) {
     return v ? std::optional<int64_t>(*v) : std::nullopt;
 }
 
+inline std::optional<uint64_t> const_uint(const Halide::Expr &e) {
+    auto v = Halide::Internal::as_const_uint(e);
+    static_assert(std::is_same_v<std::decay_t<decltype(*v)>, uint64_t>, "as_const_uint: unexpected value type");
+    return v ? std::optional<uint64_t>(*v) : std::nullopt;
+}
+
 inline std::optional<double> const_float(const Halide::Expr &e) {
     auto v = Halide::Internal::as_const_float(e);
     static_assert(std::is_same_v<std::decay_t<decltype(*v)>, double>, "as_const_float: unexpected value type");
     return v ? std::optional<double>(*v) : std::nullopt;
+}
+
+// A loop node as Halide 14 builds it: For::make takes a loop-partitioning
+// policy after the loop type from Halide 17 (Partition::Auto: Halide's
+// default). A release that differs fails to compile here.
+inline Halide::Internal::Stmt make_for(const std::string &name, const Halide::Expr &min, const Halide::Expr &extent,
+                                       Halide::Internal::ForType for_type, Halide::DeviceAPI device_api,
+                                       const Halide::Internal::Stmt &body) {
+#if halide_major_at_least_17
+    return Halide::Internal::For::make(name, min, extent, for_type, Halide::Partition::Auto, device_api, body);
+#else
+    return Halide::Internal::For::make(name, min, extent, for_type, device_api, body);
+#endif
 }
 
 }  // namespace harena

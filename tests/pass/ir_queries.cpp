@@ -1,4 +1,5 @@
 #include "ir_queries.h"
+#include "halide_compat.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -67,7 +68,7 @@ uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::strin
         e = substitute(name, value, e);
     }
     e = simplify(e);
-    const uint64_t *u = as_const_uint(e);
+    std::optional<uint64_t> u = harena::const_uint(e);
     if (!u) {
         std::ostringstream msg;
         msg << what << " does not fold to a constant: " << e;
