@@ -1,11 +1,20 @@
 #include "pipelines.h"
 
+#include "corpus_auto_exposure_cuda_arena.arena.h"
+#include "corpus_auto_exposure_cuda_arena.h"
+#include "corpus_auto_exposure_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.arena.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
 #include "corpus_camera_pipe_cuda_arena.arena.h"
 #include "corpus_camera_pipe_cuda_arena.h"
 #include "corpus_camera_pipe_cuda_plain.h"
+#include "corpus_color_grade_cuda_arena.arena.h"
+#include "corpus_color_grade_cuda_arena.h"
+#include "corpus_color_grade_cuda_plain.h"
+#include "corpus_guided_upsample_cuda_arena.arena.h"
+#include "corpus_guided_upsample_cuda_arena.h"
+#include "corpus_guided_upsample_cuda_plain.h"
 #include "corpus_histogram_equalize_cuda_arena.arena.h"
 #include "corpus_histogram_equalize_cuda_arena.h"
 #include "corpus_histogram_equalize_cuda_plain.h"
@@ -81,6 +90,9 @@ const std::vector<CorpusPipeline> &corpus() {
         CORPUS_ENTRY(interpolate, Interpolate, CORPUS_INTERPOLATE_CUDA_ARENA),
         CORPUS_ENTRY(stencil_chain, StencilChain, CORPUS_STENCIL_CHAIN_CUDA_ARENA),
         CORPUS_ENTRY(camera_pipe, CameraPipe, CORPUS_CAMERA_PIPE_CUDA_ARENA),
+        CORPUS_ENTRY(guided_upsample, GuidedUpsample, CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA),
+        CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
+        CORPUS_ENTRY(color_grade, ColorGrade, CORPUS_COLOR_GRADE_CUDA_ARENA),
     };
     return pipelines;
 }

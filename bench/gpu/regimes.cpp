@@ -50,18 +50,6 @@ uint64_t high_water(const harena_arena *arena) {
     return stats.high_water;
 }
 
-// Every intermediate of the plan at its worst-case size, each in its own
-// slot: more than the override can need, since it allocates the same
-// buffers and gives bytes back at the latest when its frame pops.
-uint64_t sum_of_worst_cases(const char *plan_json) {
-    const char *key = "\"worst_bytes\": ";
-    uint64_t sum = 0;
-    for (const char *p = std::strstr(plan_json, key); p != nullptr; p = std::strstr(p + 1, key)) {
-        sum += std::strtoull(p + std::strlen(key), nullptr, 10) + 256;
-    }
-    return sum;
-}
-
 void run_in_scope(harena_arena *arena, const Step &step, const Workload &w) {
     harena_scope scope;
     check(harena_scope_begin(&scope, arena), "harena_scope_begin", w);
@@ -106,6 +94,15 @@ harena_arena *measured_plan_arena(Workload &w) {
 }
 
 }  // namespace
+
+uint64_t sum_of_worst_cases(const char *plan_json) {
+    const char *key = "\"worst_bytes\": ";
+    uint64_t sum = 0;
+    for (const char *p = std::strstr(plan_json, key); p != nullptr; p = std::strstr(p + 1, key)) {
+        sum += std::strtoull(p + std::strlen(key), nullptr, 10) + 256;
+    }
+    return sum;
+}
 
 const char *regime_name(Regime regime) {
     switch (regime) {

@@ -38,6 +38,11 @@ inline constexpr uint32_t kGraphCapacity = 8;
 
 const char *regime_name(Regime regime);
 
+// Every intermediate of the plan at its worst-case size, each in its own
+// slot: more than the override can need, since it allocates the same
+// buffers and gives bytes back at the latest when its frame pops.
+uint64_t sum_of_worst_cases(const char *plan_json);
+
 struct MemoryUse {
     uint64_t held = 0;        // device bytes the allocator or arena held at its peak
     uint64_t high_water = 0;  // of those, handed out at the peak (0: the allocator cannot tell)

@@ -37,9 +37,19 @@ bool device_shape_of(const Expr &buffer_init_value, DeviceShape &out) {
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         shape = substitute(it->first, it->second, shape);
     }
-    const Call *ms = shape.as<Call>();
     std::optional<int64_t> bits = const_int(init->args[6]);
-    if (!ms || !ms->is_intrinsic(Call::make_struct) || ms->args.size() % 4 != 0 || !bits) {
+    std::optional<int64_t> dimensions = const_int(init->args[7]);
+    if (!bits) {
+        return false;
+    }
+    if (dimensions && *dimensions == 0) {
+        // A zero-dimensional Func (a total, a scalar computed on the GPU)
+        // has no shape at all: a null pointer, which nothing reads.
+        out.bytes = make_const(Int(64), (*bits + 7) / 8);
+        return true;
+    }
+    const Call *ms = shape.as<Call>();
+    if (!ms || !ms->is_intrinsic(Call::make_struct) || ms->args.size() % 4 != 0) {
         return false;
     }
     Expr span = make_const(Int(64), 1);

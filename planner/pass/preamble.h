@@ -33,6 +33,12 @@ struct Preamble {
     };
     // The representative values taken, by name.
     std::map<std::string, Assumption> assumed;
+    // Every name whose representative bounds are a single value, as that
+    // constant: scalars and argument fields, and the lets that fold to a
+    // constant once those are substituted. Interval arithmetic loses a size
+    // computed through floating point (a grid cell from ceil(w / s_sigma),
+    // a loop bound from floor(x / t)); evaluating it at these points does not.
+    std::map<std::string, Halide::Expr> points;
 };
 
 // Reads the preamble of `s`.

@@ -84,6 +84,20 @@ public:
         ArgumentField field;
         if ((!has_const_max(i) || !has_const_min(i)) && argument_field(value, field)) {
             i = field.extent ? extent(name, field, i) : min_of(name, field, i);
+            // The call at the representative sizes has the assumed value here,
+            // although any extent up to it is bounded by the same plan.
+            auto assumed = p.assumed.find(name);
+            if (assumed != p.assumed.end()) {
+                p.points[name] = make_const(Int(32), static_cast<int64_t>(assumed->second.value));
+            }
+        } else if (!has_const_max(i) || !has_const_min(i)) {
+            const Expr at_points = simplify(substitute(p.points, value));
+            if (is_const(at_points)) {
+                i = Interval::single_point(at_points);
+            }
+        }
+        if (has_const_max(i) && has_const_min(i) && can_prove(i.min == i.max)) {
+            p.points[name] = simplify(i.min);
         }
         p.representative.push(name, i);
     }
@@ -151,6 +165,20 @@ private:
     }
 };
 
+// The names bounded so far whose representative interval is one constant.
+void record_points(Preamble &p) {
+    for (auto it = p.representative.cbegin(); it != p.representative.cend(); ++it) {
+        const Interval &i = it.value();
+        if (!i.is_bounded()) {
+            continue;
+        }
+        const Expr lo = simplify(i.min), hi = simplify(i.max);
+        if (is_const(lo) && equal(lo, hi)) {
+            p.points[it.name()] = lo;
+        }
+    }
+}
+
 }  // namespace
 
 void choose_representative_values(Preamble &p, int64_t nominal_extent) {
@@ -168,6 +196,7 @@ void choose_representative_values(Preamble &p, int64_t nominal_extent) {
     for (const auto &[name, param] : p.scalars) {
         choose.scalar(name, param);
     }
+    record_points(p);
     for (const auto &[name, value] : p.lets) {
         choose.let(name, value);
     }

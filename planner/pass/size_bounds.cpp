@@ -39,6 +39,21 @@ std::optional<uint64_t> constant_upper_bound(const Expr &e, const std::vector<Lo
     return std::nullopt;
 }
 
+// `e` with every name that has a single representative value replaced by it
+// and folded: what interval arithmetic cannot follow through floating point
+// (casts, ceil, floor, selects on signs) folds to a constant here.
+Expr at_points(const Expr &e, const Preamble &preamble) {
+    return preamble.points.empty() ? e : simplify(substitute(preamble.points, e));
+}
+
+std::vector<LoopRange> at_points(std::vector<LoopRange> loops, const Preamble &preamble) {
+    for (LoopRange &l : loops) {
+        l.min = at_points(l.min, preamble);
+        l.max = at_points(l.max, preamble);
+    }
+    return loops;
+}
+
 std::string shortened(const Expr &e) {
     std::ostringstream o;
     o << e;
@@ -99,7 +114,13 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
     }
     // The layout is chosen at the bytes each call would need at the
     // representative values, so that measuring a call there gives the same.
-    b.representative = b.per_call.defined() ? constant_upper_bound(b.per_call, {}, preamble.representative) : constant_upper_bound(size, loops, preamble.representative);
+    const Expr sized = b.per_call.defined() ? b.per_call : size;
+    const std::vector<LoopRange> sized_loops = b.per_call.defined() ? std::vector<LoopRange>{} : loops;
+    b.representative = constant_upper_bound(sized, sized_loops, preamble.representative);
+    if (!b.representative) {
+        b.representative = constant_upper_bound(at_points(sized, preamble), at_points(sized_loops, preamble),
+                                                preamble.representative);
+    }
     return b;
 }
 

@@ -102,4 +102,36 @@ void CameraPipeArgs::write(Workload &w, int call) {
     }
 }
 
+Workload GuidedUpsampleArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s), lw = scaled(384, s), lh = scaled(640, s);
+    return Workload{{image(halide_type_of<float>(), lw, lh), image(halide_type_of<float>(), lw, lh),
+                     image(halide_type_of<float>(), w, h)},
+                    {image(halide_type_of<float>(), w, h)}};
+}
+void GuidedUpsampleArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+    fill(w.inputs[1], seed(call, 1), 0.0, 1.0);
+    fill(w.inputs[2], seed(call, 2), 0.0, 1.0);
+}
+
+Workload AutoExposureArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint16_t>(), w, h, 3)}, {image(halide_type_of<uint16_t>(), w, h, 3)}};
+}
+void AutoExposureArgs::write(Workload &w, int call) {
+    w.call = call;
+    // A brighter scene every call, so that the exposure changes.
+    fill(w.inputs[0], seed(call, 0), 0, 16383 + (16384 * call) % 49152);
+}
+
+Workload ColorGradeArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint8_t>(), w, h, 3)}, {image(halide_type_of<uint8_t>(), w, h, 3)}};
+}
+void ColorGradeArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 255);
+}
+
 }  // namespace harena_corpus

@@ -17,6 +17,9 @@ struct Pipeline {
     void (*write)(Workload &, int call);      // the inputs of call number `call`
     int (*plain)(Workload &);                 // the build without the plan
     int (*planned)(void *arena, Workload &);  // the arena build; its user_context is the arena
+    // The CUDA arena build's <NAME>_ARENA_CAPTURABLE: one call captured as a
+    // CUDA graph replays it (no host stage, nothing left to the runtime).
+    bool capturable = true;
 };
 
 // For gtest's messages: parameters print as their names.
@@ -26,7 +29,7 @@ inline void PrintTo(const Pipeline &p, std::ostream *os) {
 
 template<class P>
 Pipeline entry(const char *name) {
-    return Pipeline{name, &P::make, &P::write, &P::plain, &P::planned};
+    return Pipeline{name, &P::make, &P::write, &P::plain, &P::planned, true};
 }
 
 // Scalars that change from call to call where a real program would change
@@ -173,6 +176,63 @@ struct CameraPipe : CameraPipeArgs {
     }
     static int planned(void *a, Workload &w) {
         return Planned(a, w.inputs[0], w.inputs[1], 2.2f, contrast(w), 25, 1023, 1.0f, w.outputs[0]);
+    }
+};
+
+struct GuidedUpsampleArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float s_sigma(const Workload &w) {
+        return cycle(w.call, {8.0f, 6.0f, 12.0f});
+    }
+    static float r_sigma(const Workload &w) {
+        return cycle(w.call, {0.125f, 0.1f, 0.2f});
+    }
+};
+template<auto Plain, auto Planned>
+struct GuidedUpsample : GuidedUpsampleArgs {
+    // inputs: the low-resolution guide and operator output, the full-resolution guide
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.inputs[1], w.inputs[2], s_sigma(w), r_sigma(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.inputs[1], w.inputs[2], s_sigma(w), r_sigma(w), w.outputs[0]);
+    }
+};
+
+struct AutoExposureArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float key(const Workload &w) {
+        return cycle(w.call, {0.18f, 0.09f, 0.36f});
+    }
+};
+template<auto Plain, auto Planned>
+struct AutoExposure : AutoExposureArgs {
+    // key, white point
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], key(w), 2.0f, w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], key(w), 2.0f, w.outputs[0]);
+    }
+};
+
+struct ColorGradeArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float contrast(const Workload &w) {
+        return cycle(w.call, {1.2f, 0.8f, 1.5f});
+    }
+};
+template<auto Plain, auto Planned>
+struct ColorGrade : ColorGradeArgs {
+    // contrast, gamma, black point, saturation
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], contrast(w), 2.2f, 8, 1.1f, w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], contrast(w), 2.2f, 8, 1.1f, w.outputs[0]);
     }
 };
 

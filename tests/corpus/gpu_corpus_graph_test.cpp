@@ -3,7 +3,9 @@
 // tells a program to: inputs uploaded on the arena's stream, outputs on the
 // device. Five calls per pipeline and size, each with new input values
 // written into the same device buffers and outputs poisoned first: the first
-// runs, the second is captured, the rest replay the graph, and every call
+// runs, the second is captured, the rest replay the graph (a pipeline whose
+// plan says it is not capturable runs every call, each after the first
+// counted as a fallback for that reason), and every call
 // equals the plain build's output for the same values bit for bit, with no
 // cuMemAlloc during a replay. The scalar arguments stay those of the
 // drivers' first call, so that the key repeats. Skips where no CUDA device is
@@ -89,9 +91,18 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         ASSERT_EQ(read_back(w), 0);
         EXPECT_EQ(difference(ref, w), "") << "outcome " << outcome;
     }
-    const std::vector<int> expected = {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED,
-                                       HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED};
+    const std::vector<int> expected =
+        p.capturable ? std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED,
+                                        HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED} :
+                       std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK,
+                                        HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK};
     EXPECT_EQ(outcomes, expected);
+    if (!p.capturable) {
+        harena_graph_stats stats;
+        ASSERT_EQ(harena_graph_get_stats(graphs.get(), &stats), 0);
+        EXPECT_EQ(stats.fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 4u);
+        EXPECT_EQ(stats.captures, 0u);
+    }
     EXPECT_EQ(replay_driver_allocations, 0);
     EXPECT_EQ(joined(ErrorLog::take()), "") << "the runtime reported errors";
 }

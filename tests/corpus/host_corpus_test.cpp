@@ -6,10 +6,16 @@
 // the arena's frames must all be popped, and the runtime must report nothing.
 #include "corpus_pipelines.h"
 
+#include "corpus_auto_exposure_arena.h"
+#include "corpus_auto_exposure_plain.h"
 #include "corpus_bilateral_grid_arena.h"
 #include "corpus_bilateral_grid_plain.h"
 #include "corpus_camera_pipe_arena.h"
 #include "corpus_camera_pipe_plain.h"
+#include "corpus_color_grade_arena.h"
+#include "corpus_color_grade_plain.h"
+#include "corpus_guided_upsample_arena.h"
+#include "corpus_guided_upsample_plain.h"
 #include "corpus_histogram_equalize_arena.h"
 #include "corpus_histogram_equalize_plain.h"
 #include "corpus_iir_blur_arena.h"
@@ -50,6 +56,9 @@ const Pipeline kPipelines[] = {
     entry<Interpolate<corpus_interpolate_plain, corpus_interpolate_arena>>("interpolate"),
     entry<StencilChain<corpus_stencil_chain_plain, corpus_stencil_chain_arena>>("stencil_chain"),
     entry<CameraPipe<corpus_camera_pipe_plain, corpus_camera_pipe_arena>>("camera_pipe"),
+    entry<GuidedUpsample<corpus_guided_upsample_plain, corpus_guided_upsample_arena>>("guided_upsample"),
+    entry<AutoExposure<corpus_auto_exposure_plain, corpus_auto_exposure_arena>>("auto_exposure"),
+    entry<ColorGrade<corpus_color_grade_plain, corpus_color_grade_arena>>("color_grade"),
 };
 
 std::string joined(const std::vector<std::string> &messages) {

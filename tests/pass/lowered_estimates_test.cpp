@@ -101,6 +101,33 @@ TEST(PassLoweredEstimates, AFloatScalarsEstimateSizesWhatDependsOnIt) {
     EXPECT_TRUE(found);
 }
 
+// Upsampling through a coarse grid, as bilateral guided upsampling slices
+// one: the grid's extent is another stage's loop bound computed in floating
+// point (floor of x over a spacing that is a float scalar times the ceiling
+// of a ratio of extents), which interval arithmetic over the extents cannot
+// follow. The call at the estimates can be evaluated, and is planned.
+TEST(PassLoweredEstimates, ASizeThroughFloatCastsAndCeilIsEvaluatedAtTheEstimates) {
+    ImageParam low(Float(32), 1, "low"), high(Float(32), 1, "high");
+    Param<float> s("s");
+    s.set_estimate(8.0f);
+    Func coarse("coarse"), out("out");
+    Var x("x");
+    coarse(x) = low(clamp(x, 0, low.width() - 1)) * 2.0f;
+    Expr ratio = cast<int>(ceil(cast<float>(high.width()) / low.width()));
+    Expr xi = cast<int>(floor(cast<float>(x) / (s * cast<float>(ratio))));
+    out(x) = high(x) * (coarse(xi) + coarse(xi + 1));
+    coarse.compute_root();
+    low.set_estimates({{0, 250}});
+    high.set_estimates({{0, 1000}});
+    out.output_buffer().set_estimates({{0, 1000}});
+    Pipeline p(out);
+    Lowered l = harena_test::lower_for_host(p, {low, high, s}, "upsample");
+    ASSERT_EQ(l.report.planned_count(), 1) << l.report.buffers[0].reason;
+    // At the estimates the spacing is 8 * ceil(1000 / 250) = 32, so coarse
+    // covers [0, floor(999 / 32) + 1] = [0, 32]: 33 floats, plus the read-past padding.
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, (33u + 3u) * 4u);
+}
+
 TEST(PassLoweredEstimates, RequiringBoundsRefusesTheBuildNamingTheExtent) {
     Chain c;
     harena::PassOptions o;

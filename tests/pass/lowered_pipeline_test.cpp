@@ -101,6 +101,37 @@ TEST(PassLowered, AnAllGpuChainIsCapturableAsAGraphAndAHostOneIsNot) {
     EXPECT_FALSE(host.report.capturable);
 }
 
+// A zero-dimensional Func on the GPU (a total every pixel then reads) has a
+// buffer with no shape at all; it is planned and bound like any other.
+TEST(PassLowered, AZeroDimensionalGpuFuncIsPlannedAndBound) {
+    ImageParam input(Float(32), 2, "input");
+    Func total("total"), out("out");
+    Var x("x"), y("y"), xi, yi;
+    RDom r(0, 16);
+    total() = 0.0f;
+    total() += input(r, 0);
+    out(x, y) = input(x, y) * total();
+    total.compute_root().gpu_single_thread();
+    total.update().gpu_single_thread();
+    out.gpu_tile(x, y, xi, yi, 8, 8);
+    out.output_buffer().set_estimates({{0, 64}, {0, 64}});
+    const Target target = get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext);
+    Lowered l;
+    harena::PassOptions o;
+    o.pipeline_name = "total";
+    o.trace = 0;
+    o.device_target = true;
+    Pipeline p(out);
+    p.add_custom_lowering_pass(new CapturingPass(o, &l));
+    p.compile_to_module({input}, "total", target);
+    ASSERT_EQ(l.report.planned_count(), 1) << l.report.buffers[0].reason;
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, 4u);
+    EXPECT_TRUE(l.report.capturable);
+    const std::string text = harena_test::text_of(l.stmt);
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_malloc"), 0) << text;
+    EXPECT_EQ(harena_test::count_destructors(l.stmt, "halide_device_free_as_destructor"), 0) << text;
+}
+
 TEST(PassLowered, ParamMaximumBoundsTheSizes) {
     ImageParam input(Float(32), 1, "input");
     Param<int> k("k", 4, 1, 100);

@@ -1,0 +1,156 @@
+#include "threads_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+namespace bench {
+namespace {
+
+std::vector<std::string> workloads_of(const std::vector<ThreadRow> &rows) {
+    std::vector<std::string> names;
+    for (const ThreadRow &r : rows) {
+        if (std::find(names.begin(), names.end(), r.workload) == names.end()) {
+            names.push_back(r.workload);
+        }
+    }
+    return names;
+}
+
+std::vector<int> thread_counts(const std::vector<ThreadRow> &rows) {
+    std::vector<int> counts;
+    for (const ThreadRow &r : rows) {
+        if (std::find(counts.begin(), counts.end(), r.threads) == counts.end()) {
+            counts.push_back(r.threads);
+        }
+    }
+    std::sort(counts.begin(), counts.end());
+    return counts;
+}
+
+const ThreadRow *find(const std::vector<ThreadRow> &rows, const std::string &workload, const std::string &regime,
+                      int threads) {
+    for (const ThreadRow &r : rows) {
+        if (r.workload == workload && thread_regime_name(r.regime) == regime && r.threads == threads) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+std::string file_name(std::string workload) {
+    for (char &c : workload) {
+        const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        c = keep ? c : '-';
+    }
+    return workload;
+}
+
+void write_chart(const std::vector<ThreadRow> &rows, const std::string &workload, const std::string &path) {
+    const std::vector<int> counts = thread_counts(rows);
+    double top = 1;
+    for (const ThreadRow &r : rows) {
+        top = r.workload == workload ? std::max(top, r.calls_per_second) : top;
+    }
+    const double w = 640, h = 400, left = 70, bottom = 40, right = 200, up = 30;
+    auto x_of = [&](size_t i) { return left + (w - left - right) * (counts.size() < 2 ? 0.5 : double(i) / double(counts.size() - 1)); };
+    auto y_of = [&](double v) { return h - bottom - (h - bottom - up) * v / top; };
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        std::perror(path.c_str());
+        return;
+    }
+    std::fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"sans-serif\" font-size=\"12\">\n", w, h);
+    std::fprintf(f, "<text x=\"%.0f\" y=\"18\">%s: calls/s over all threads</text>\n", left, workload.c_str());
+    std::fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", left, h - bottom, w - right, h - bottom);
+    std::fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", left, up, left, h - bottom);
+    for (size_t i = 0; i < counts.size(); i++) {
+        std::fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">T=%d</text>\n", x_of(i), h - bottom + 16, counts[i]);
+    }
+    for (int k = 0; k <= 4; k++) {
+        std::fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"end\">%.0f</text>\n", left - 4, y_of(top * k / 4) + 4, top * k / 4);
+    }
+    const char *colors[] = {"#444444", "#999999", "#1f77b4", "#2ca02c", "#d62728", "#9467bd"};
+    int line = 0;
+    for (const ThreadRegime &regime : kThreadRegimes) {
+        const std::string name = thread_regime_name(regime);
+        const char *color = colors[line % 6];
+        std::string points;
+        for (size_t i = 0; i < counts.size(); i++) {
+            if (const ThreadRow *r = find(rows, workload, name, counts[i])) {
+                char xy[64];
+                std::snprintf(xy, sizeof(xy), "%.1f,%.1f ", x_of(i), y_of(r->calls_per_second));
+                points += xy;
+            }
+        }
+        std::fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n", color, points.c_str());
+        std::fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" fill=\"%s\">%s</text>\n", w - right + 10, up + 16.0 * line, color, name.c_str());
+        line++;
+    }
+    std::fprintf(f, "</svg>\n");
+    std::fclose(f);
+}
+
+}  // namespace
+
+std::string thread_regime_name(const ThreadRegime &regime) {
+    return std::string(regime_name(regime.regime)) + (regime.stream_per_thread ? ", stream per thread" : "");
+}
+
+void print_row(const ThreadRow &r) {
+    std::printf("%-28s %-36s T=%-2d %10.0f calls/s  p50 %8.1f us  p99 %8.1f us  %s\n", r.workload.c_str(),
+                thread_regime_name(r.regime).c_str(), r.threads, r.calls_per_second, r.p50_us, r.p99_us,
+                r.bit_identical ? "bit-identical" : "OUTPUT DIFFERS");
+    std::fflush(stdout);
+}
+
+void print_table(const std::vector<ThreadRow> &rows) {
+    const std::vector<int> counts = thread_counts(rows);
+    std::printf("\ncalls/s over all threads (x Halide's default at the same T)\n%-28s %-36s", "workload", "regime");
+    for (int t : counts) {
+        std::printf(" %18s", ("T=" + std::to_string(t)).c_str());
+    }
+    std::printf("\n");
+    const std::string baseline = thread_regime_name(kThreadRegimes[0]);
+    for (const std::string &workload : workloads_of(rows)) {
+        for (const ThreadRegime &regime : kThreadRegimes) {
+            const std::string name = thread_regime_name(regime);
+            std::printf("%-28s %-36s", workload.c_str(), name.c_str());
+            for (int t : counts) {
+                const ThreadRow *r = find(rows, workload, name, t);
+                const ThreadRow *base = find(rows, workload, baseline, t);
+                if (r == nullptr || base == nullptr || base->calls_per_second <= 0) {
+                    std::printf(" %18s", "-");
+                    continue;
+                }
+                char cell[64];
+                std::snprintf(cell, sizeof(cell), "%.0f (%.2fx)", r->calls_per_second, r->calls_per_second / base->calls_per_second);
+                std::printf(" %18s", cell);
+            }
+            std::printf("\n");
+        }
+    }
+}
+
+void write_csv(const std::vector<ThreadRow> &rows, const std::string &path) {
+    FILE *f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        std::perror(path.c_str());
+        return;
+    }
+    std::fprintf(f, "workload,regime,threads,calls_per_second,p50_us,p99_us,bit_identical\n");
+    for (const ThreadRow &r : rows) {
+        std::fprintf(f, "%s,%s,%d,%.1f,%.2f,%.2f,%d\n", r.workload.c_str(), thread_regime_name(r.regime).c_str(), r.threads,
+                     r.calls_per_second, r.p50_us, r.p99_us, r.bit_identical ? 1 : 0);
+    }
+    std::fclose(f);
+}
+
+void write_svg(const std::vector<ThreadRow> &rows, const std::string &dir) {
+    for (const std::string &workload : workloads_of(rows)) {
+        write_chart(rows, workload, dir + "/threads-" + file_name(workload) + ".svg");
+    }
+}
+
+}  // namespace bench
