@@ -51,6 +51,19 @@ inline std::optional<double> const_float(const Halide::Expr &e) {
     return v ? std::optional<double>(*v) : std::nullopt;
 }
 
+// The value a reinterpret wraps, or an undefined Expr where `e` is not one:
+// an intrinsic Call (Call::reinterpret) in Halide 14, its own IR node
+// (Reinterpret) from Halide 15. A release that differs fails to compile here.
+inline Halide::Expr reinterpreted_value(const Halide::Expr &e) {
+#ifdef HALIDE_VERSION_MAJOR
+    const Halide::Internal::Reinterpret *r = e.as<Halide::Internal::Reinterpret>();
+    return r ? r->value : Halide::Expr();
+#else
+    const Halide::Internal::Call *c = e.as<Halide::Internal::Call>();
+    return c && c->is_intrinsic(Halide::Internal::Call::reinterpret) ? c->args[0] : Halide::Expr();
+#endif
+}
+
 // A loop node as Halide 14 builds it: For::make takes a loop-partitioning
 // policy after the loop type from Halide 17 (Partition::Auto: Halide's
 // default). A release that differs fails to compile here.
