@@ -31,4 +31,5 @@ write_basic_package_version_file("${CMAKE_CURRENT_BINARY_DIR}/HalideArenaConfigV
 install(FILES "${CMAKE_CURRENT_BINARY_DIR}/HalideArenaConfig.cmake"
               "${CMAKE_CURRENT_BINARY_DIR}/HalideArenaConfigVersion.cmake"
               cmake/HalideArenaHelpers.cmake
+              cmake/harena-genrt.sh.in
         DESTINATION ${HARENA_CMAKE_DIR})

@@ -1,6 +1,6 @@
 #include "driver.h"
+#include "harena_libcuda.h"
 
-#include <dlfcn.h>
 #include <errno.h>  // program_invocation_short_name: the GPU and the corpus benchmarks share this file
 
 #include <algorithm>
@@ -14,7 +14,7 @@
 #include <unordered_set>
 
 // Halide's runtime defines these (weak, C linkage) without declaring them
-// in a public header; the context and stream types are opaque pointers.
+// in a public header; the context and stream are CUcontext and CUstream.
 extern "C" int halide_cuda_acquire_context(void *user_context, void **ctx, bool create);
 extern "C" int halide_cuda_release_context(void *user_context);
 extern "C" int halide_cuda_get_stream(void *user_context, void *ctx, void **stream);
@@ -22,47 +22,25 @@ extern "C" int halide_cuda_get_stream(void *user_context, void *ctx, void **stre
 namespace bench {
 namespace {
 
-// The few driver types and constants used, as cuda.h defines them.
-using CUresult = int;
-using CUdeviceptr = unsigned long long;
-using CUcontext = void *;
-using CUstream = void *;
-using CUdevice = int;
-using CUmemoryPool = void *;
-constexpr int kReleaseThreshold = 4;  // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
-constexpr int kReservedMemHigh = 6;   // CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
-constexpr int kUsedMemHigh = 8;       // CU_MEMPOOL_ATTR_USED_MEM_HIGH
-
-void *libcuda() {
-    static void *lib = [] {
-        void *l = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-        return l != nullptr ? l : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
-    }();
-    return lib;
-}
-
-template<typename F>
-F symbol(const char *name) {
-    void *lib = libcuda();
-    return lib != nullptr ? reinterpret_cast<F>(dlsym(lib, name)) : nullptr;
-}
+using harena::detail::cuda_symbol;
 
 struct Driver {
-    CUresult (*mem_alloc)(CUdeviceptr *, size_t) = symbol<decltype(mem_alloc)>("cuMemAlloc_v2");
-    CUresult (*mem_free)(CUdeviceptr) = symbol<decltype(mem_free)>("cuMemFree_v2");
-    CUresult (*alloc_async)(CUdeviceptr *, size_t, CUmemoryPool, CUstream) =
-        symbol<decltype(alloc_async)>("cuMemAllocFromPoolAsync");
-    CUresult (*free_async)(CUdeviceptr, CUstream) = symbol<decltype(free_async)>("cuMemFreeAsync");
-    CUresult (*push)(CUcontext) = symbol<decltype(push)>("cuCtxPushCurrent_v2");
-    CUresult (*pop)(CUcontext *) = symbol<decltype(pop)>("cuCtxPopCurrent_v2");
-    CUresult (*ctx_synchronize)() = symbol<decltype(ctx_synchronize)>("cuCtxSynchronize");
-    CUresult (*ctx_device)(CUdevice *) = symbol<decltype(ctx_device)>("cuCtxGetDevice");
-    CUresult (*device_name)(char *, int, CUdevice) = symbol<decltype(device_name)>("cuDeviceGetName");
-    CUresult (*driver_version)(int *) = symbol<decltype(driver_version)>("cuDriverGetVersion");
-    CUresult (*default_pool)(CUmemoryPool *, CUdevice) = symbol<decltype(default_pool)>("cuDeviceGetDefaultMemPool");
-    CUresult (*pool_set)(CUmemoryPool, int, void *) = symbol<decltype(pool_set)>("cuMemPoolSetAttribute");
-    CUresult (*pool_get)(CUmemoryPool, int, void *) = symbol<decltype(pool_get)>("cuMemPoolGetAttribute");
-    CUresult (*pool_trim)(CUmemoryPool, size_t) = symbol<decltype(pool_trim)>("cuMemPoolTrimTo");
+    PFN_cuMemAlloc_v3020 mem_alloc = cuda_symbol<PFN_cuMemAlloc_v3020>("cuMemAlloc_v2");
+    PFN_cuMemFree_v3020 mem_free = cuda_symbol<PFN_cuMemFree_v3020>("cuMemFree_v2");
+    PFN_cuMemAllocFromPoolAsync_v11020 alloc_async =
+        cuda_symbol<PFN_cuMemAllocFromPoolAsync_v11020>("cuMemAllocFromPoolAsync");
+    PFN_cuMemFreeAsync_v11020 free_async = cuda_symbol<PFN_cuMemFreeAsync_v11020>("cuMemFreeAsync");
+    PFN_cuCtxPushCurrent_v4000 push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
+    PFN_cuCtxPopCurrent_v4000 pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
+    PFN_cuCtxSynchronize_v2000 ctx_synchronize = cuda_symbol<PFN_cuCtxSynchronize_v2000>("cuCtxSynchronize");
+    PFN_cuCtxGetDevice_v2000 ctx_device = cuda_symbol<PFN_cuCtxGetDevice_v2000>("cuCtxGetDevice");
+    PFN_cuDeviceGetName_v2000 device_name = cuda_symbol<PFN_cuDeviceGetName_v2000>("cuDeviceGetName");
+    PFN_cuDriverGetVersion_v2020 driver_version = cuda_symbol<PFN_cuDriverGetVersion_v2020>("cuDriverGetVersion");
+    PFN_cuDeviceGetDefaultMemPool_v11020 default_pool =
+        cuda_symbol<PFN_cuDeviceGetDefaultMemPool_v11020>("cuDeviceGetDefaultMemPool");
+    PFN_cuMemPoolSetAttribute_v11020 pool_set = cuda_symbol<PFN_cuMemPoolSetAttribute_v11020>("cuMemPoolSetAttribute");
+    PFN_cuMemPoolGetAttribute_v11020 pool_get = cuda_symbol<PFN_cuMemPoolGetAttribute_v11020>("cuMemPoolGetAttribute");
+    PFN_cuMemPoolTrimTo_v11020 pool_trim = cuda_symbol<PFN_cuMemPoolTrimTo_v11020>("cuMemPoolTrimTo");
 };
 
 const Driver &driver() {
@@ -152,14 +130,14 @@ bool driver_init() {
         std::fprintf(stderr, "%s: the CUDA driver has no stream-ordered allocator\n", program_invocation_short_name);
         return false;
     }
-    if (halide_cuda_acquire_context(nullptr, &halide_context, true) != 0 || halide_context == nullptr) {
+    if (halide_cuda_acquire_context(nullptr, reinterpret_cast<void **>(&halide_context), true) != 0 || halide_context == nullptr) {
         std::fprintf(stderr, "%s: Halide could not create a CUDA context\n", program_invocation_short_name);
         return false;
     }
     halide_cuda_release_context(nullptr);
     InHalideContext in_context;
     check(d.ctx_device(&device), "cuCtxGetDevice");
-    if (halide_cuda_get_stream(nullptr, halide_context, &halide_stream) != 0) {
+    if (halide_cuda_get_stream(nullptr, halide_context, reinterpret_cast<void **>(&halide_stream)) != 0) {
         std::fprintf(stderr, "%s: halide_cuda_get_stream failed\n", program_invocation_short_name);
         return false;
     }
@@ -167,7 +145,7 @@ bool driver_init() {
     // Keep every freed byte in the pool: the configuration that makes
     // cudaMallocAsync fast (no release to the OS at synchronization).
     uint64_t threshold = std::numeric_limits<uint64_t>::max();
-    check(d.pool_set(pool, kReleaseThreshold, &threshold), "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
+    check(d.pool_set(pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold), "cuMemPoolSetAttribute(RELEASE_THRESHOLD)");
     return true;
 }
 
@@ -213,15 +191,15 @@ void reset_pool() {
     check(driver().ctx_synchronize(), "cuCtxSynchronize");
     check(driver().pool_trim(pool, 0), "cuMemPoolTrimTo");
     uint64_t zero = 0;
-    check(driver().pool_set(pool, kReservedMemHigh, &zero), "cuMemPoolSetAttribute(RESERVED_MEM_HIGH)");
-    check(driver().pool_set(pool, kUsedMemHigh, &zero), "cuMemPoolSetAttribute(USED_MEM_HIGH)");
+    check(driver().pool_set(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &zero), "cuMemPoolSetAttribute(RESERVED_MEM_HIGH)");
+    check(driver().pool_set(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &zero), "cuMemPoolSetAttribute(USED_MEM_HIGH)");
 }
 
 PoolUsage pool_usage() {
     InHalideContext in_context;
     PoolUsage usage;
-    check(driver().pool_get(pool, kReservedMemHigh, &usage.reserved_high), "cuMemPoolGetAttribute(RESERVED_MEM_HIGH)");
-    check(driver().pool_get(pool, kUsedMemHigh, &usage.used_high), "cuMemPoolGetAttribute(USED_MEM_HIGH)");
+    check(driver().pool_get(pool, CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &usage.reserved_high), "cuMemPoolGetAttribute(RESERVED_MEM_HIGH)");
+    check(driver().pool_get(pool, CU_MEMPOOL_ATTR_USED_MEM_HIGH, &usage.used_high), "cuMemPoolGetAttribute(USED_MEM_HIGH)");
     return usage;
 }
 
@@ -230,8 +208,7 @@ PoolUsage pool_usage() {
 // Halide's CUDA runtime looks every driver function up here once, when it
 // first loads libcuda; the allocation pair gets the wrappers above.
 extern "C" void *halide_cuda_get_symbol(void *, const char *name) {
-    void *lib = bench::libcuda();
-    void *found = lib != nullptr ? dlsym(lib, name) : nullptr;
+    void *found = harena::detail::cuda_symbol_address(name);
     if (found == nullptr) {
         return nullptr;
     }

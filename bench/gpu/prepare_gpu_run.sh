@@ -1,29 +1,69 @@
 #!/usr/bin/env bash
-# Builds everything a GPU run needs on this (GPU-less) machine, gathers the
-# binaries into build-gpu-run/ (git-ignored, a few MiB: they need only libc,
-# libstdc++ and the driver's libcuda) and prints the command to run there.
+# Builds everything a GPU run needs on this (GPU-less) machine from one build
+# folder, gathers the binaries, stripped, into one run folder (git-ignored) and
+# prints the command to run there. The binaries may need only the C and C++
+# runtime libraries: libcuda is loaded at run time, libHalide is only the
+# compiler's. The run folder must stay under 64 MiB to be carried.
+#   HARENA_BUILD_DIR    the configured build folder (default build: Halide 14;
+#                       ./run test configures build-h21 with Halide 21)
+#   HARENA_GPU_RUN_DIR  the folder to gather into (default build-gpu-run)
+# e.g. HARENA_BUILD_DIR=build-h21 HARENA_GPU_RUN_DIR=build-gpu-run-h21 bash bench/gpu/prepare_gpu_run.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${HARENA_BUILD_DIR:-build}
-[[ -f "$build/CMakeCache.txt" ]] || cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
-cmake --build "$build" -j "$(nproc)" --target harena-gpu-bench harena-corpus-bench harena_e2e_gpu_tests harena_e2e_gpu_override_tests harena_e2e_gpu_graph_tests harena_e2e_gpu_graph_fallback_tests \
-  harena_e2e_gpu_guard_tests harena_corpus_gpu_tests harena_corpus_gpu_graph_tests harena-runtime-gpu-tests \
-  harena-demo harena-pyramid harena-small-chain harena-override-example harena-threads-bench
-rm -rf build-gpu-run && mkdir -p build-gpu-run
-cp "$build"/bench/gpu/harena-gpu-bench "$build"/bench/corpus/harena-corpus-bench "$build"/tests/e2e/harena_e2e_gpu_tests "$build"/tests/e2e/harena_e2e_gpu_override_tests \
-   "$build"/tests/e2e/harena_e2e_gpu_graph_tests "$build"/tests/e2e/harena_e2e_gpu_graph_fallback_tests "$build"/tests/e2e/harena_e2e_gpu_guard_tests \
-   "$build"/tests/corpus/harena_corpus_gpu_tests "$build"/tests/corpus/harena_corpus_gpu_graph_tests \
-   "$build"/tests/runtime/harena-runtime-gpu-tests "$build"/apps/variable_k/harena-demo \
-   "$build"/apps/pyramid/harena-pyramid "$build"/apps/small_chain/harena-small-chain \
-   "$build"/apps/override_example/harena-override-example "$build"/bench/gpu/harena-threads-bench build-gpu-run/
-du -sh build-gpu-run
-cat <<'CMD'
-On the GPU machine, from the repository root with build-gpu-run/ beside it:
-  cd build-gpu-run && mkdir -p results && ./harena_e2e_gpu_tests && ./harena_e2e_gpu_override_tests && \
-  ./harena_e2e_gpu_graph_tests && ./harena_e2e_gpu_graph_fallback_tests && ./harena_e2e_gpu_guard_tests && ./harena_corpus_gpu_tests && ./harena_corpus_gpu_graph_tests && \
-  ./harena-runtime-gpu-tests && ./harena-demo && ./harena-pyramid && ./harena-small-chain && \
-  ./harena-override-example && \
-  ./harena-gpu-bench --out results | tee results/bench.txt && \
+run_dir=${HARENA_GPU_RUN_DIR:-build-gpu-run}
+if [[ ! -f "$build/CMakeCache.txt" ]]; then
+  if [[ $build != build ]]; then
+    echo "$build is not configured: configure it first (HARENA_HALIDE=21 ./run test configures build-h21)" >&2
+    exit 1
+  fi
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release
+fi
+# The CMake that configured the folder (Halide 21's package needs >= 3.28).
+cmake=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt")
+halide=$(sed -n 's/^Halide_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+
+binaries=(
+  bench/gpu/harena-gpu-bench bench/gpu/harena-threads-bench bench/corpus/harena-corpus-bench
+  tests/e2e/harena_e2e_gpu_tests tests/e2e/harena_e2e_gpu_override_tests tests/e2e/harena_e2e_gpu_graph_tests
+  tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests
+  tests/corpus/harena_corpus_gpu_tests tests/corpus/harena_corpus_gpu_graph_tests
+  tests/runtime/harena-runtime-gpu-tests
+  apps/variable_k/harena-demo apps/pyramid/harena-pyramid apps/small_chain/harena-small-chain
+  apps/override_example/harena-override-example
+)
+"$cmake" --build "$build" -j "$(nproc)" --target "${binaries[@]##*/}"
+
+rm -rf "$run_dir" && mkdir -p "$run_dir"
+for b in "${binaries[@]}"; do
+  strip -o "$run_dir/${b##*/}" "$build/$b"
+done
+
+# What the dynamic linker must find on the GPU machine.
+allowed='^(linux-vdso|ld-linux-x86-64|libc|libstdc\+\+|libm|libgcc_s|libdl|libpthread)\.so'
+status=0
+for f in "$run_dir"/*; do
+  extra=$(ldd "$f" | awk '{print $1}' | sed 's#.*/##' | grep -Ev "$allowed" || true)
+  if [[ -n $extra ]]; then
+    echo "$f needs $(echo $extra) (only libc, libstdc++, libm, libgcc_s, libdl, libpthread may be needed)" >&2
+    status=1
+  fi
+done
+((status == 0)) || exit 1
+size_kib=$(du -sk "$run_dir" | cut -f1)
+if ((size_kib >= 64 * 1024)); then
+  echo "$run_dir is $((size_kib / 1024)) MiB: over the 64 MiB a GPU run can carry" >&2
+  exit 1
+fi
+echo "$run_dir: ${#binaries[@]} binaries from $build (Halide from ${halide:-the default search}), $((size_kib / 1024)) MiB"
+cat <<CMD
+On the GPU machine, from the repository root with $run_dir/ beside it:
+  cd $run_dir && mkdir -p results && ./harena_e2e_gpu_tests && ./harena_e2e_gpu_override_tests && \\
+  ./harena_e2e_gpu_graph_tests && ./harena_e2e_gpu_graph_fallback_tests && ./harena_e2e_gpu_guard_tests && \\
+  ./harena_corpus_gpu_tests && ./harena_corpus_gpu_graph_tests && ./harena-runtime-gpu-tests && \\
+  ./harena-demo && ./harena-pyramid && ./harena-small-chain && ./harena-override-example && \\
+  ./harena-gpu-bench --out results | tee results/bench.txt && \\
+  ./harena-threads-bench --out results | tee results/threads.txt && \\
   ./harena-corpus-bench | tee results/corpus.txt
 Then copy results/ into docs/results/gpu-bench/ and update docs/results/gpu-bench.md.
 CMD

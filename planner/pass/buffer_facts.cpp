@@ -1,4 +1,5 @@
 #include "buffer_facts.h"
+#include "halide_compat.h"
 
 #include "runtime_calls.h"
 
@@ -38,8 +39,8 @@ bool device_shape_of(const Expr &buffer_init_value, DeviceShape &out) {
     for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
         shape = substitute(it->first, it->second, shape);
     }
-    const int64_t *bits = as_const_int(init->args[6]);
-    const int64_t *dimensions = as_const_int(init->args[7]);
+    std::optional<int64_t> bits = const_int(init->args[6]);
+    std::optional<int64_t> dimensions = const_int(init->args[7]);
     if (!bits) {
         return false;
     }

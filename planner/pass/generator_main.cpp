@@ -13,9 +13,15 @@
 //   harena.nominal_extent=N      the representative value of an extent or scalar
 //                                with neither a maximum nor an estimate (1024)
 //   harena.trace=N               0 silent, 1 summary (default), 2 one line per buffer
-#include "arena_pass.h"
-#include "maxima.h"
+//
+// How the pass is attached depends on the Halide release (generator_attach.h).
+// Whatever the mechanism, an `arena` build that lowered a pipeline without
+// running the pass fails here, naming the cause, rather than emitting an
+// unplanned library.
+#include "generator_attach.h"
 
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -23,16 +29,8 @@
 namespace harena {
 namespace {
 
-struct GeneratorConfig {
-    bool arena = false;
-    PassOptions options;
-    std::vector<GivenMaximum> maxima;
-    std::string bad_options;  // one line per bad harena.* argument
-};
-
 GeneratorConfig &config() {
-    static GeneratorConfig c;
-    return c;
+    return generator_config();
 }
 
 std::vector<std::string> split(const std::string &s, char sep) {
@@ -139,94 +137,103 @@ bool take_option(const std::string &arg) {
     return true;
 }
 
-}  // namespace
-}  // namespace harena
-
-// Attaching the pass needs a hook between schedule() and lowering that works
-// for any generator. GeneratorBase::post_schedule() runs exactly there and is
-// defined out of line in libHalide; this definition, linked into the generator
-// executable, takes its place and does its work (tracking parameter values)
-// before adding the pass to the generator's pipeline.
-namespace Halide {
-namespace Internal {
-void GeneratorBase::post_schedule() {
-    track_parameter_values(true);
-    const harena::GeneratorConfig &c = harena::config();
-    // Maxima are checked against the generator's arguments in every build,
-    // so that a misspelt name is reported, and required only where they
-    // bound a plan.
-    if (!c.maxima.empty()) {
-        std::vector<harena::NamedArgument> arguments;
-        for (GeneratorInputBase *input : param_info().inputs()) {
-            if (input->kind() != IOKind::Function) {
-                for (const Parameter &p : input->parameters_) {
-                    arguments.push_back({p.name(), p});
-                }
-            }
-        }
-        for (GeneratorOutputBase *output : param_info().outputs()) {
-            if (output->kind() == IOKind::Buffer) {
-                for (const Func &f : output->funcs()) {
-                    for (const OutputImageParam &b : f.output_buffers()) {
-                        arguments.push_back({b.name(), b.parameter()});
-                    }
-                }
-            }
-        }
-        for (harena::MaximumRequirement &r : harena::requirements_for(c.maxima, arguments)) {
-            if (c.arena) {
-                get_pipeline().add_requirement(r.condition, r.message);
-            }
-        }
-    }
-    if (c.arena) {
-        harena::PassOptions options = c.options;
-        options.device_target = get_target().has_gpu_feature();
-        get_pipeline().add_custom_lowering_pass(new harena::ArenaPlannerPass(options));
-    }
-}
-}  // namespace Internal
-}  // namespace Halide
-
-int main(int argc, char **argv) {
-    using namespace harena;
+// The command line with our arguments taken out, and what the checks need.
+struct CommandLine {
     std::vector<std::string> args;
-    std::string function_name, generator_name;
+    std::string function_name, generator_name, file_base_name, output_dir;
+    std::vector<std::string> emits;
+};
+
+CommandLine parse(int argc, char **argv) {
+    CommandLine c;
     for (int i = 0; i < argc; i++) {
         std::string a = argv[i];
         if (i > 0 && take_option(a)) {
             continue;
         }
+        const std::string next = i + 1 < argc ? argv[i + 1] : "";
         if (a.rfind("target=", 0) == 0) {
             a = "target=" + strip_arena(a.substr(7), config().arena);
-        } else if (i + 1 < argc && a == "-o") {
-            config().options.report_dir = argv[i + 1];
-        } else if (i + 1 < argc && a == "-f") {
-            function_name = argv[i + 1];
-        } else if (i + 1 < argc && a == "-g") {
-            generator_name = argv[i + 1];
+        } else if (a == "-o") {
+            c.output_dir = next;
+        } else if (a == "-f") {
+            c.function_name = next;
+        } else if (a == "-g") {
+            c.generator_name = next;
+        } else if (a == "-n") {
+            c.file_base_name = next;
+        } else if (a == "-e") {
+            c.emits = split(next, ',');
         }
-        args.push_back(a);
+        c.args.push_back(a);
     }
+    return c;
+}
+
+// Whether this invocation lowers a pipeline: it builds a generator (not just
+// a runtime, -r) and emits more than the C++ stub.
+bool lowers(const CommandLine &c) {
+    if (c.generator_name.empty()) {
+        return false;
+    }
+    for (const std::string &e : c.emits) {
+        if (e != "cpp_stub") {
+            return true;
+        }
+    }
+    return c.emits.empty();
+}
+
+// An `arena` build whose pass never ran emitted an unplanned library: remove
+// what it wrote (so that no build tool takes it as up to date) and fail.
+int refuse_unplanned(const CommandLine &c, const std::string &base) {
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(c.output_dir.empty() ? "." : c.output_dir, ec)) {
+        const std::string file = entry.path().filename().string();
+        if (entry.is_regular_file() && file.rfind(base + ".", 0) == 0) {
+            std::filesystem::remove(entry.path(), ec);
+        }
+    }
+    std::cerr << "harena: generator '" << c.generator_name << "' was built for the `arena` feature, but the "
+              << "arena planner pass never ran, so the library would be unplanned; nothing was emitted. "
+              << "The hook that attaches the pass (planner/pass/generator_attach_*.cpp) did not take "
+                 "effect with this libHalide ("
+              << "Halide " << halide_major << "): build the generator with add_halide_arena_generator and a Halide release halide-arena "
+                                              "supports.\n";
+    return 1;
+}
+
+}  // namespace
+}  // namespace harena
+
+int main(int argc, char **argv) {
+    using namespace harena;
+    CommandLine c = parse(argc, argv);
     if (!config().bad_options.empty()) {
         std::cerr << config().bad_options;
         return 1;
     }
-    std::string name = function_name.empty() ? generator_name : function_name;
+    config().options.report_dir = c.output_dir;
+    std::string name = c.function_name.empty() ? c.generator_name : c.function_name;
     size_t colons = name.rfind("::");
     config().options.pipeline_name = colons == std::string::npos ? name : name.substr(colons + 2);
 
     std::vector<char *> cargs;
-    for (std::string &a : args) {
+    for (std::string &a : c.args) {
         cargs.push_back(a.data());
     }
     cargs.push_back(nullptr);
+    int result = 1;
     try {
-        return Halide::Internal::generate_filter_main((int)args.size(), cargs.data(), std::cerr);
+        result = run_generator_main((int)c.args.size(), cargs.data());
     } catch (const Halide::Error &e) {
         // A user's mistake (e.g. a size the planner cannot bound) reads as a
         // compiler error, not as an abort.
         std::cerr << e.what() << "\n";
         return 1;
     }
+    if (result == 0 && config().arena && lowers(c) && arena_passes_run() == 0) {
+        return refuse_unplanned(c, c.file_base_name.empty() ? config().options.pipeline_name : c.file_base_name);
+    }
+    return result;
 }

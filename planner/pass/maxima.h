@@ -5,7 +5,7 @@
 // requirement of the pipeline, so it bounds the plan exactly as a maximum
 // declared in the generator does, and a call beyond it fails Halide's
 // requirement check, naming the option, before any stage runs.
-#include "Halide.h"
+#include "halide_compat.h"
 
 #include <cstdint>
 #include <string>
@@ -22,7 +22,7 @@ struct GivenMaximum {
 // or output (Parameter::is_buffer()).
 struct NamedArgument {
     std::string name;
-    Halide::Internal::Parameter param;
+    Parameter param;
 };
 
 // A condition for Pipeline::add_requirement and its message.

@@ -133,7 +133,7 @@ const Variable *as_var(const Expr &e) {
 // Bounds inference wants a variable's bounds in the variable's own type.
 // Constants it cannot represent bound nothing.
 Expr in_type_of(const Variable *v, const Expr &bound) {
-    const int64_t *c = as_const_int(bound);
+    std::optional<int64_t> c = const_int(bound);
     if (!c || (v->type.is_int() && v->type.bits() < 64 &&
                (*c > (int64_t)v->type.max().as<IntImm>()->value || *c < (int64_t)v->type.min().as<IntImm>()->value))) {
         return bound.same_as(Interval::neg_inf()) ? bound : Expr();

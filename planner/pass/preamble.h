@@ -2,7 +2,7 @@
 // The preamble of a lowered pipeline: the argument lets and the asserts that
 // run before any intermediate exists. It gives the bounds every worst-case size
 // is derived from.
-#include "Halide.h"
+#include "halide_compat.h"
 
 #include <map>
 #include <set>
@@ -23,7 +23,7 @@ struct Preamble {
     // The same lets in program order, and the scalar parameters the statement
     // refers to: what representative bounds are recomputed from.
     std::vector<std::pair<std::string, Halide::Expr>> lets;
-    std::map<std::string, Halide::Internal::Parameter> scalars;
+    std::map<std::string, Parameter> scalars;
     // The bounds above with a representative value for every argument field
     // and scalar parameter that has no declared bound (representative.h).
     Halide::Internal::Scope<Halide::Internal::Interval> representative;

@@ -12,11 +12,11 @@ using namespace Halide::Internal;
 namespace {
 
 bool has_const_max(const Interval &i) {
-    return i.has_upper_bound() && as_const_int(simplify(i.max));
+    return i.has_upper_bound() && const_int(simplify(i.max)).has_value();
 }
 
 bool has_const_min(const Interval &i) {
-    return i.has_lower_bound() && as_const_int(simplify(i.min));
+    return i.has_lower_bound() && const_int(simplify(i.min)).has_value();
 }
 
 // The tighter of two bounds on the same name; either side may be unbounded.
@@ -45,7 +45,7 @@ bool argument_field(const Expr &value, ArgumentField &out) {
         return false;
     }
     const Variable *buffer = c->args[0].as<Variable>();
-    const int64_t *dim = as_const_int(c->args[1]);
+    std::optional<int64_t> dim = const_int(c->args[1]);
     if (!buffer || !buffer->param.defined() || !buffer->param.is_buffer() || !dim) {
         return false;
     }
@@ -72,7 +72,7 @@ public:
             p.representative.push(name, declared);
             return;
         }
-        const int64_t *estimate = param.estimate().defined() ? as_const_int(param.estimate()) : nullptr;
+        std::optional<int64_t> estimate = param.estimate().defined() ? const_int(param.estimate()) : std::nullopt;
         int64_t value = estimate ? *estimate : nominal;
         Preamble::Assumption why{static_cast<double>(value), estimate ? "its estimate" : "the nominal value (harena.nominal_extent)"};
         p.representative.push(name, fill(name, declared, value, t, why));
@@ -110,9 +110,9 @@ private:
     // grid's depth is 1 / r_sigma): its estimate, where it has one, stands
     // for the sides its declared range leaves open.
     void float_scalar(const std::string &name, const Parameter &param, Interval declared) {
-        const double *estimate = param.estimate().defined() ? as_const_float(param.estimate()) : nullptr;
+        std::optional<double> estimate = param.estimate().defined() ? const_float(param.estimate()) : std::nullopt;
         const bool open = !declared.has_lower_bound() || !declared.has_upper_bound();
-        if (estimate != nullptr && open) {
+        if (estimate && open) {
             Expr v = make_const(param.type(), *estimate);
             if (!declared.has_lower_bound()) {
                 declared.min = v;
@@ -130,7 +130,7 @@ private:
             i.min = make_zero(Int(32));  // a halide_buffer_t never has a negative extent
         }
         Expr e = f.param.extent_constraint_estimate(f.dim);
-        const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
+        std::optional<int64_t> estimate = e.defined() ? const_int(e) : std::nullopt;
         int64_t value = estimate ? *estimate : nominal;
         return fill(name, i, value, Int(32),
                     {static_cast<double>(value), estimate ? "its estimate" : "the nominal extent (harena.nominal_extent)"});
@@ -138,7 +138,7 @@ private:
 
     Interval min_of(const std::string &name, const ArgumentField &f, const Interval &i) {
         Expr e = f.param.min_constraint_estimate(f.dim);
-        const int64_t *estimate = e.defined() ? as_const_int(e) : nullptr;
+        std::optional<int64_t> estimate = e.defined() ? const_int(e) : std::nullopt;
         int64_t value = estimate ? *estimate : 0;
         return fill(name, i, value, Int(32), {static_cast<double>(value), estimate ? "its estimate" : "0, no estimate"});
     }
@@ -148,10 +148,10 @@ private:
     Interval fill(const std::string &name, Interval declared, int64_t value, Type t,
                   const Preamble::Assumption &why) {
         if (has_const_min(declared)) {
-            value = std::max(value, *as_const_int(simplify(declared.min)));
+            value = std::max(value, *const_int(simplify(declared.min)));
         }
         if (has_const_max(declared)) {
-            value = std::min(value, *as_const_int(simplify(declared.max)));
+            value = std::min(value, *const_int(simplify(declared.max)));
         }
         Expr v = make_const(t, value);
         if (!has_const_min(declared)) {

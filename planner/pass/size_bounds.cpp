@@ -11,15 +11,11 @@ using namespace Halide::Internal;
 
 namespace {
 
-// By value: as_const_int points into the simplified expression, which the
-// caller would not hold.
 std::optional<int64_t> const_upper(const Interval &i) {
     if (!i.has_upper_bound()) {
         return std::nullopt;
     }
-    const Expr max = simplify(i.max);
-    const int64_t *value = as_const_int(max);
-    return value ? std::optional<int64_t>(*value) : std::nullopt;
+    return const_int(simplify(i.max));
 }
 
 // The loops' variables in `s`, outermost first, each bounded in terms of

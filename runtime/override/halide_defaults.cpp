@@ -23,7 +23,7 @@ int report_switching_interfaces(void *user_context, const char *message) {
 }
 
 int default_device_malloc(void *user_context, halide_buffer_t *buf, const halide_device_interface_t *device_interface) {
-    const Halide14DeviceImpl *impl = impl_of(device_interface);
+    const HalideDeviceImpl *impl = impl_of(device_interface);
     impl->use_module();
     const int result = impl->device_malloc(user_context, buf);
     impl->release_module();
@@ -36,7 +36,7 @@ int default_device_free(void *user_context, halide_buffer_t *buf) {
         buf->set_device_dirty(false);
         return 0;
     }
-    const Halide14DeviceImpl *impl = impl_of(device_interface);
+    const HalideDeviceImpl *impl = impl_of(device_interface);
     impl->use_module();
     const int result = impl->device_free(user_context, buf);
     impl->release_module();
@@ -46,7 +46,7 @@ int default_device_free(void *user_context, halide_buffer_t *buf) {
 
 int default_device_and_host_malloc(void *user_context, halide_buffer_t *buf,
                                    const halide_device_interface_t *device_interface) {
-    const Halide14DeviceImpl *impl = impl_of(device_interface);
+    const HalideDeviceImpl *impl = impl_of(device_interface);
     impl->use_module();
     const int result = impl->device_and_host_malloc(user_context, buf);
     impl->release_module();
@@ -60,7 +60,7 @@ int default_device_and_host_malloc(void *user_context, halide_buffer_t *buf,
 int default_device_and_host_free(void *user_context, halide_buffer_t *buf) {
     const halide_device_interface_t *device_interface = buf->device_interface;
     if (device_interface != nullptr) {
-        const Halide14DeviceImpl *impl = impl_of(device_interface);
+        const HalideDeviceImpl *impl = impl_of(device_interface);
         impl->use_module();
         const int result = impl->device_and_host_free(user_context, buf);
         impl->release_module();

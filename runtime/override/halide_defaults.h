@@ -1,4 +1,4 @@
-// Halide 14's default device allocation paths, reproduced for the calls the
+// Halide's default device allocation paths, reproduced for the calls the
 // override does not serve from an arena. A strong halide_device_malloc
 // replaces Halide's weak one in the whole program (the device interfaces'
 // public function pointers included), so the default behaviour is only
@@ -13,7 +13,7 @@
 
 namespace harena::override_detail {
 
-using harena::detail::Halide14DeviceImpl;
+using harena::detail::HalideDeviceImpl;
 using harena::detail::impl_of;
 
 // The buffer checks every default entry point starts with
@@ -58,7 +58,7 @@ inline int wrap_native(void *user_context, halide_buffer_t *buf, const halide_de
     if (device_interface->wrap_native != &halide_device_wrap_native) {
         return device_interface->wrap_native(user_context, buf, handle, device_interface);
     }
-    const Halide14DeviceImpl *impl = impl_of(device_interface);
+    const HalideDeviceImpl *impl = impl_of(device_interface);
     impl->use_module();
     buf->device_interface = device_interface;
     const int result = impl->wrap_native(user_context, buf, handle);
@@ -79,7 +79,7 @@ inline int detach_native(void *user_context, halide_buffer_t *buf) {
     if (device_interface->detach_native != &halide_device_detach_native) {
         return device_interface->detach_native(user_context, buf);
     }
-    const Halide14DeviceImpl *impl = impl_of(device_interface);
+    const HalideDeviceImpl *impl = impl_of(device_interface);
     impl->use_module();
     const int result = impl->detach_native(user_context, buf);
     impl->release_module();

@@ -1,26 +1,27 @@
-// The few CUDA driver functions the runtime calls itself (streams, graph
-// capture and replay), looked up in libcuda at run time: no CUDA toolkit at
-// build time, and programs without a GPU link and run.
+// The CUDA driver functions the runtime calls itself (streams, graph capture
+// and replay), looked up in libcuda at run time (harena_libcuda.h).
 #pragma once
+
+#include "harena_libcuda.h"
 
 namespace harena::detail {
 
+// The functions the runtime calls itself (streams, graph capture and replay).
 struct CudaDriver {
-    // Driver types are opaque handles here; results are CUresult codes (0: success).
-    int (*init)(unsigned flags) = nullptr;
-    int (*device_count)(int *count) = nullptr;
-    int (*ctx_push)(void *ctx) = nullptr;
-    int (*ctx_pop)(void **ctx) = nullptr;
-    int (*ctx_synchronize)() = nullptr;
-    int (*stream_create)(void **stream, unsigned flags) = nullptr;
-    int (*stream_destroy)(void *stream) = nullptr;
-    int (*stream_synchronize)(void *stream) = nullptr;
-    int (*begin_capture)(void *stream, int mode) = nullptr;
-    int (*end_capture)(void *stream, void **graph) = nullptr;
-    int (*graph_instantiate)(void **exec, void *graph, unsigned long long flags) = nullptr;
-    int (*graph_launch)(void *exec, void *stream) = nullptr;
-    int (*graph_exec_destroy)(void *exec) = nullptr;
-    int (*graph_destroy)(void *graph) = nullptr;
+    PFN_cuInit_v2000 init = nullptr;
+    PFN_cuDeviceGetCount_v2000 device_count = nullptr;
+    PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
+    PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
+    PFN_cuCtxSynchronize_v2000 ctx_synchronize = nullptr;
+    PFN_cuStreamCreate_v2000 stream_create = nullptr;
+    PFN_cuStreamDestroy_v4000 stream_destroy = nullptr;
+    PFN_cuStreamSynchronize_v2000 stream_synchronize = nullptr;
+    PFN_cuStreamBeginCapture_v10010 begin_capture = nullptr;
+    PFN_cuStreamEndCapture_v10000 end_capture = nullptr;
+    PFN_cuGraphInstantiateWithFlags_v11040 graph_instantiate = nullptr;
+    PFN_cuGraphLaunch_v10000 graph_launch = nullptr;
+    PFN_cuGraphExecDestroy_v10000 graph_exec_destroy = nullptr;
+    PFN_cuGraphDestroy_v10000 graph_destroy = nullptr;
 
     bool has_streams() const {
         return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;
@@ -32,9 +33,5 @@ struct CudaDriver {
 
 // Null where libcuda cannot be loaded.
 const CudaDriver *cuda_driver();
-
-// Driver constants used, as cuda.h defines them.
-constexpr unsigned kStreamNonBlocking = 1;  // CU_STREAM_NON_BLOCKING
-constexpr int kCaptureModeRelaxed = 2;      // CU_STREAM_CAPTURE_MODE_RELAXED
 
 }  // namespace harena::detail

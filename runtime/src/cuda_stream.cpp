@@ -87,12 +87,12 @@ int check_idle(const harena_arena &arena, const char *function) {
 StreamContextScope::StreamContextScope(const harena_arena &arena) {
     void *ctx = arena.owns_stream ? arena.stream_context : arena.cuda.context;
     const CudaDriver *d = cuda_driver();
-    pushed_ = ctx != nullptr && d != nullptr && d->ctx_push(ctx) == 0;
+    pushed_ = ctx != nullptr && d != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
 }
 
 StreamContextScope::~StreamContextScope() {
     if (pushed_) {
-        void *popped = nullptr;
+        CUcontext popped = nullptr;
         (void)cuda_driver()->ctx_pop(&popped);
     }
 }
@@ -101,7 +101,7 @@ void release_cuda_stream(harena_arena &arena) {
     if (arena.owns_stream && arena.cuda.stream != nullptr) {
         const CudaDriver *d = cuda_driver();
         StreamContextScope in_context(arena);
-        (void)d->stream_destroy(arena.cuda.stream);
+        (void)d->stream_destroy(static_cast<CUstream>(arena.cuda.stream));
     }
     arena.owns_stream = false;
     arena.stream_context = nullptr;
@@ -177,11 +177,11 @@ int harena_create_cuda_stream(harena_arena *arena) {
         return report_error(arena->user_context, HARENA_ERROR_DEVICE_MALLOC_FAILED,
                             "%s: no CUDA context to create the stream in (error %d)", function, err);
     }
-    void *stream = nullptr;
-    err = d->ctx_push(ctx);
+    CUstream stream = nullptr;
+    err = d->ctx_push(static_cast<CUcontext>(ctx));
     if (err == 0) {
-        err = d->stream_create(&stream, kStreamNonBlocking);
-        void *popped = nullptr;
+        err = d->stream_create(&stream, CU_STREAM_NON_BLOCKING);
+        CUcontext popped = nullptr;
         (void)d->ctx_pop(&popped);
     }
     (void)release_context(arena);
@@ -207,7 +207,7 @@ int harena_cuda_synchronize(harena_arena *arena) {
     }
     const CudaDriver *d = cuda_driver();
     StreamContextScope in_context(*arena);
-    const int err = d->stream_synchronize(arena->cuda.stream);
+    const int err = d->stream_synchronize(static_cast<CUstream>(arena->cuda.stream));
     return err == 0 ? HARENA_OK : report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
 }
 

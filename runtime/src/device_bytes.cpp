@@ -49,7 +49,7 @@ int copy_device_bytes(void *uc, const halide_device_interface_t *iface, uint64_t
 // copy lock, which the caller may hold (halide_device_impl.h).
 int copy_bytes_to_device(void *uc, const halide_device_interface_t *iface, const void *from, uint64_t to,
                          uint64_t bytes) {
-    const Halide14DeviceImpl *impl = impl_of(iface);
+    const HalideDeviceImpl *impl = impl_of(iface);
     impl->use_module();
     const int err = in_pieces(bytes, [&](uint64_t done, uint64_t piece) {
         // A host-only source: the backend reads its host side.
@@ -62,7 +62,7 @@ int copy_bytes_to_device(void *uc, const halide_device_interface_t *iface, const
 }
 
 int copy_bytes_to_host(void *uc, const halide_device_interface_t *iface, uint64_t from, void *to, uint64_t bytes) {
-    const Halide14DeviceImpl *impl = impl_of(iface);
+    const HalideDeviceImpl *impl = impl_of(iface);
     impl->use_module();
     RawView last(iface, from, nullptr, 1);
     int err = in_pieces(bytes, [&](uint64_t done, uint64_t piece) {

@@ -7,27 +7,27 @@ namespace harena::detail {
 namespace {
 
 int cuda_begin(void *stream) {
-    return cuda_driver()->begin_capture(stream, kCaptureModeRelaxed);
+    return cuda_driver()->begin_capture(static_cast<CUstream>(stream), CU_STREAM_CAPTURE_MODE_RELAXED);
 }
 
 int cuda_end(void *stream, void **graph) {
-    return cuda_driver()->end_capture(stream, graph);
+    return cuda_driver()->end_capture(static_cast<CUstream>(stream), reinterpret_cast<CUgraph *>(graph));
 }
 
 int cuda_instantiate(void *graph, void **exec) {
-    return cuda_driver()->graph_instantiate(exec, graph, 0);
+    return cuda_driver()->graph_instantiate(reinterpret_cast<CUgraphExec *>(exec), static_cast<CUgraph>(graph), 0);
 }
 
 int cuda_launch(void *exec, void *stream) {
-    return cuda_driver()->graph_launch(exec, stream);
+    return cuda_driver()->graph_launch(static_cast<CUgraphExec>(exec), static_cast<CUstream>(stream));
 }
 
 void cuda_destroy(void *graph, void *exec) {
     if (exec != nullptr) {
-        (void)cuda_driver()->graph_exec_destroy(exec);
+        (void)cuda_driver()->graph_exec_destroy(static_cast<CUgraphExec>(exec));
     }
     if (graph != nullptr) {
-        (void)cuda_driver()->graph_destroy(graph);
+        (void)cuda_driver()->graph_destroy(static_cast<CUgraph>(graph));
     }
 }
 

@@ -1,4 +1,4 @@
-// The backend table behind a Halide 14 device interface. Its public entry
+// The backend table behind a Halide device interface. Its public entry
 // points (halide_buffer_copy, ...) take Halide's device copy lock, which is
 // already held when the halide_device_malloc override runs inside
 // halide_copy_to_device, so the runtime's own copies there go through the
@@ -9,9 +9,18 @@
 
 namespace harena::detail {
 
-// Layout of halide_device_interface_impl_t in Halide 14
-// (src/runtime/device_interface.h); Halide's public headers only declare it.
-struct Halide14DeviceImpl {
+// The releases whose halide_device_interface_impl_t (src/runtime/
+// device_interface.h, not installed: the public headers only declare it) has
+// exactly the layout below: 16 entries in this order, read in each release's
+// source. HalideRuntime.h names its release from Halide 15 on; 14's names none.
+#ifdef HALIDE_VERSION_MAJOR
+static_assert(HALIDE_VERSION_MAJOR == 21,
+              "halide_device_impl.h: the backend table's layout has been checked for Halide 14 and 21 only. "
+              "Compare src/runtime/device_interface.h of this release with the struct below and add the "
+              "release here if they match.");
+#endif
+
+struct HalideDeviceImpl {
     void (*use_module)();
     void (*release_module)();
     int (*device_malloc)(void *user_context, halide_buffer_t *buf);
@@ -32,8 +41,10 @@ struct Halide14DeviceImpl {
     int (*detach_native)(void *user_context, halide_buffer_t *buf);
 };
 
-inline const Halide14DeviceImpl *impl_of(const halide_device_interface_t *device_interface) {
-    return reinterpret_cast<const Halide14DeviceImpl *>(device_interface->impl);
+static_assert(sizeof(HalideDeviceImpl) == 16 * sizeof(void (*)()), "16 function pointers, no padding");
+
+inline const HalideDeviceImpl *impl_of(const halide_device_interface_t *device_interface) {
+    return reinterpret_cast<const HalideDeviceImpl *>(device_interface->impl);
 }
 
 }  // namespace harena::detail

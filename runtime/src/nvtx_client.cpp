@@ -190,7 +190,7 @@ bool initialize(void *library, InitializeExtension extension, MemApi &api) {
     }
     trace("domain 'harena' is %p%s", api.domain, api.domain == nullptr ? " (the default domain)" : "");
     ExtModuleSegment segment{kMemSegmentId, kMemSlotCount, mem_slots};
-    ExtModuleInfo module{static_cast<uint16_t>(kNvtxVersion), sizeof(ExtModuleInfo), kModuleIdMem, kMemCompatId,
+    ExtModuleInfo module{static_cast<uint16_t>(kNvtxVersion), sizeof(ExtModuleInfo), kModuleIdMem, NVTX_EXT_COMPATID_MEM,
                          1, &segment, nullptr, nullptr};
     const int status = extension(&module);
     api.heap_register = slot_function<decltype(api.heap_register)>(mem_slots[kMemHeapRegister]);
@@ -199,7 +199,7 @@ bool initialize(void *library, InitializeExtension extension, MemApi &api) {
     api.regions_unregister = slot_function<decltype(api.regions_unregister)>(mem_slots[kMemRegionsUnregister]);
     trace("InitializeInjectionNvtxExtension(memory module %u, compat 0x%04x) returned %d; heap register %p, "
           "heap unregister %p, regions register %p, regions unregister %p",
-          kModuleIdMem, kMemCompatId, status, reinterpret_cast<void *>(api.heap_register),
+          kModuleIdMem, NVTX_EXT_COMPATID_MEM, status, reinterpret_cast<void *>(api.heap_register),
           reinterpret_cast<void *>(api.heap_unregister), reinterpret_cast<void *>(api.regions_register),
           reinterpret_cast<void *>(api.regions_unregister));
     if (status == 0 || !api.heap_register || !api.heap_unregister || !api.regions_register ||

@@ -68,7 +68,7 @@ public:
         if (d != nullptr && d->ctx_push != nullptr && halide_cuda_acquire_context != nullptr &&
             halide_cuda_acquire_context(nullptr, &ctx, false) == 0) {
             acquired_ = true;
-            pushed_ = ctx != nullptr && d->ctx_push(ctx) == 0;
+            pushed_ = ctx != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
             if (pushed_ && drain && d->ctx_synchronize != nullptr) {
                 (void)d->ctx_synchronize();
             }
@@ -76,7 +76,7 @@ public:
     }
     ~InHalideContext() {
         if (pushed_) {
-            void *popped = nullptr;
+            CUcontext popped = nullptr;
             (void)cuda_driver()->ctx_pop(&popped);
         }
         if (acquired_) {
@@ -93,16 +93,27 @@ private:
 };
 
 void call_register(const MemApi &api, const NvtxHeap &heap, uint64_t address, uint64_t bytes) {
-    const VirtualRange range{bytes, reinterpret_cast<const void *>(address)};
-    const RegionsRegisterBatch batch{kMemCompatId, sizeof(RegionsRegisterBatch), kMemTypeVirtualAddress, heap.handle,
-                                     1, sizeof(VirtualRange), &range, nullptr};
+    const nvtxMemVirtualRangeDesc_t range{bytes, reinterpret_cast<const void *>(address)};
+    // With virtual-address regions the handles out may be NULL: a region is
+    // then named by its address.
+    const nvtxMemRegionsRegisterBatch_t batch{NVTX_EXT_COMPATID_MEM,
+                                              sizeof(nvtxMemRegionsRegisterBatch_t),
+                                              NVTX_MEM_TYPE_VIRTUAL_ADDRESS,
+                                              static_cast<nvtxMemHeapHandle_t>(heap.handle),
+                                              1,
+                                              sizeof(range),
+                                              &range,
+                                              nullptr};
     InHalideContext in_context;
     api.regions_register(api.domain, &batch);
 }
 
 void call_unregister(const MemApi &api, const void *const *addresses, size_t count) {
-    const RegionsUnregisterBatch batch{kMemCompatId, sizeof(RegionsUnregisterBatch), kRegionRefPointer,
-                                       count, sizeof(const void *), addresses};
+    // Regions named by address: nvtxMemRegionRef_t's pointer member.
+    static_assert(sizeof(nvtxMemRegionRef_t) == sizeof(const void *), "a region reference is one pointer");
+    const nvtxMemRegionsUnregisterBatch_t batch{NVTX_EXT_COMPATID_MEM, sizeof(nvtxMemRegionsUnregisterBatch_t),
+                                                NVTX_MEM_REGION_REF_TYPE_POINTER, count, sizeof(nvtxMemRegionRef_t),
+                                                reinterpret_cast<const nvtxMemRegionRef_t *>(addresses)};
     InHalideContext in_context(true);
     api.regions_unregister(api.domain, &batch);
 }
@@ -163,14 +174,16 @@ void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
         return;
     }
     nvtx_heap_unregister(arena);
-    const VirtualRange range{bytes, reinterpret_cast<const void *>(address)};
-    HeapDesc desc{};
-    desc.ext_compat_id = kMemCompatId;
-    desc.struct_size = sizeof(HeapDesc);
-    desc.usage = kHeapUsageSubAllocator;
-    desc.type = kMemTypeVirtualAddress;
-    desc.type_specific_desc_size = sizeof(VirtualRange);
-    desc.type_specific_desc = &range;
+    const nvtxMemVirtualRangeDesc_t range{bytes, reinterpret_cast<const void *>(address)};
+    // A sub-allocator heap: its memory may be accessed only inside its
+    // registered regions. Category and message stay 0: unnamed.
+    nvtxMemHeapDesc_t desc{};
+    desc.extCompatID = NVTX_EXT_COMPATID_MEM;
+    desc.structSize = sizeof(nvtxMemHeapDesc_t);
+    desc.usage = NVTX_MEM_HEAP_USAGE_TYPE_SUB_ALLOCATOR;
+    desc.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
+    desc.typeSpecificDescSize = sizeof(range);
+    desc.typeSpecificDesc = &range;
     void *handle = nullptr;
     {
         InHalideContext in_context;

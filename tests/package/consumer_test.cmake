@@ -1,10 +1,11 @@
 # Installs the build into a fresh prefix, then configures, builds and runs
-# the consumer project against it, as a user's project would.
+# the consumer project against it, as a user's project would, with the Halide
+# release the build used.
 set(prefix "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
 foreach (step
     "${CMAKE_COMMAND};--install;${BUILD_DIR};--prefix;${prefix}"
-    "${CMAKE_COMMAND};-S;${SOURCE_DIR};-B;${WORK_DIR}/build;-DCMAKE_PREFIX_PATH=${prefix};-DCMAKE_BUILD_TYPE=Release"
+    "${CMAKE_COMMAND};-S;${SOURCE_DIR};-B;${WORK_DIR}/build;-DCMAKE_PREFIX_PATH=${prefix};-DHalide_DIR=${HALIDE_DIR};-DCMAKE_BUILD_TYPE=Release"
     "${CMAKE_COMMAND};--build;${WORK_DIR}/build"
     "${WORK_DIR}/build/consumer")
   execute_process(COMMAND ${step} RESULT_VARIABLE rc)

@@ -2,12 +2,14 @@
 // in program order, loops keeping outer buffers alive, concurrency, bounds.
 #include "arena_pass.h"
 #include "ir_queries.h"
+#include "halide_compat.h"
 #include "solver/validator.h"
 
 #include <gtest/gtest.h>
 
 using namespace Halide;
 using namespace Halide::Internal;
+using harena::make_for;
 using harena::PassOptions;
 using harena::PassReport;
 using harena::plan_arena;
@@ -70,7 +72,7 @@ TEST(PassHandBuilt, BufferUsedInsideASerialLoopStaysAliveForTheWholeLoop) {
     // the same iteration: in program order they look disjoint, but the next
     // iteration reads `a` again after `b` was written.
     Stmt body = Block::make(store("a"), heap("b", n, store("b")));
-    Stmt loop = For::make("i", 0, 10, ForType::Serial, DeviceAPI::None, body);
+    Stmt loop = make_for("i", 0, 10, ForType::Serial, DeviceAPI::None, body);
     PassReport r;
     plan_arena(with_bound(heap("a", n, loop)), quiet(), &r);
     ASSERT_EQ(r.planned_count(), 2);
@@ -78,7 +80,7 @@ TEST(PassHandBuilt, BufferUsedInsideASerialLoopStaysAliveForTheWholeLoop) {
 }
 
 TEST(PassHandBuilt, BufferAllocatedInsideASerialLoopGetsOneSliceForEveryIteration) {
-    Stmt loop = For::make("i", 0, 10, ForType::Serial, DeviceAPI::None, heap("c", n + Variable::make(Int(32), "i"), store("c")));
+    Stmt loop = make_for("i", 0, 10, ForType::Serial, DeviceAPI::None, heap("c", n + Variable::make(Int(32), "i"), store("c")));
     PassReport r;
     Stmt out = plan_arena(with_bound(loop), quiet(), &r);
     ASSERT_EQ(r.planned_count(), 1);
@@ -95,7 +97,7 @@ TEST(PassHandBuilt, BufferAllocatedInsideASerialLoopGetsOneSliceForEveryIteratio
 }
 
 TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {
-    Stmt loop = For::make("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
+    Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
     PassReport r;
     Stmt out = plan_arena(with_bound(heap("q", n, Block::make(store("q"), loop))), quiet(), &r);
     EXPECT_FALSE(decision(r, "p").planned);

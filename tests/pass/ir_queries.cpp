@@ -1,4 +1,5 @@
 #include "ir_queries.h"
+#include "halide_compat.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -15,10 +16,12 @@ class Calls : public IRVisitor {
 public:
     std::string function, destructor;
     int count = 0;
+    std::vector<std::vector<Expr>> arguments;  // of each call to `function`
     using IRVisitor::visit;
     void visit(const Call *op) override {
         if (!function.empty() && op->name == function) {
             count++;
+            arguments.push_back(op->args);
         }
         if (!destructor.empty() && op->is_intrinsic(Call::register_destructor)) {
             const StringImm *fn = op->args[0].as<StringImm>();
@@ -67,7 +70,7 @@ uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::strin
         e = substitute(name, value, e);
     }
     e = simplify(e);
-    const uint64_t *u = as_const_uint(e);
+    std::optional<uint64_t> u = harena::const_uint(e);
     if (!u) {
         std::ostringstream msg;
         msg << what << " does not fold to a constant: " << e;
@@ -162,6 +165,35 @@ int count_destructors(const Stmt &s, const std::string &destructor) {
     c.destructor = destructor;
     s.accept(&c);
     return c.count;
+}
+
+std::vector<std::vector<Expr>> call_arguments(const Stmt &s, const std::string &function) {
+    Calls c;
+    c.function = function;
+    s.accept(&c);
+    return c.arguments;
+}
+
+std::string name_in(Expr e) {
+    while (true) {
+        if (const Cast *c = e.as<Cast>()) {
+            e = c->value;
+        } else if (Expr value = harena::reinterpreted_value(e); value.defined()) {
+            e = value;
+        } else {
+            break;
+        }
+    }
+    if (const Variable *v = e.as<Variable>()) {
+        return v->name;
+    }
+    if (const Call *c = e.as<Call>()) {
+        return c->name;
+    }
+    if (const StringImm *str = e.as<StringImm>()) {
+        return str->value;
+    }
+    return "";
 }
 
 const Allocate *find_allocate(const Stmt &s, const std::string &name) {

@@ -5,11 +5,21 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace harena_test {
 
 // Number of calls to `function` (extern or intrinsic name) in s.
 int count_calls(const Halide::Internal::Stmt &s, const std::string &function);
+
+// The arguments of each call to `function`, in the statement's order.
+std::vector<std::vector<Halide::Expr>> call_arguments(const Halide::Internal::Stmt &s, const std::string &function);
+
+// What `e` names, through the casts and reinterprets around it: a variable's
+// or a call's name, a string's value; empty for anything else. Checks on
+// names rather than on statement text hold for every release, whose IR
+// printers write types differently (Halide 21: "(struct halide_buffer_t *)").
+std::string name_in(Halide::Expr e);
 
 // Number of register_destructor calls naming `destructor`.
 int count_destructors(const Halide::Internal::Stmt &s, const std::string &destructor);

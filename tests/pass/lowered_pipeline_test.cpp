@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
 using namespace Halide;
 using namespace Halide::Internal;
 
@@ -83,20 +86,30 @@ TEST(PassLowered, CudaChainTakesArgumentBuffersDeviceMemoryOutsideTheFrame) {
     // the pipeline; the caller keeps both after the frame pops. (The output
     // may be out$2 and so on: Halide numbers repeated Func names.)
     EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_copy_to_device"), 0) << text;
-    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_argument_copy_to_device"), 2) << text;
-    for (const char *argument : {"harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)input.buffer",
-                                 "harena_argument_copy_to_device((void *)get_user_context(), (halide_buffer_t *)out"}) {
-        EXPECT_NE(text.find(argument), std::string::npos) << argument << "\n"
-                                                          << text;
+    const auto calls = harena_test::call_arguments(l.stmt, "harena_argument_copy_to_device");
+    ASSERT_EQ(calls.size(), 2u) << text;
+    std::vector<std::string> buffers;
+    for (const std::vector<Expr> &args : calls) {
+        ASSERT_EQ(args.size(), 3u) << text;
+        EXPECT_EQ(harena_test::name_in(args[0]), "get_user_context") << text;
+        buffers.push_back(harena_test::name_in(args[1]));
+        EXPECT_EQ(harena_test::name_in(args[2]), "halide_cuda_device_interface") << text;
     }
+    EXPECT_EQ(buffers[0], "input.buffer") << text;
+    EXPECT_EQ(buffers[1].rfind("out", 0), 0u) << buffers[1] << "\n"
+                                              << text;
 }
 
 TEST(PassLowered, AnAllGpuChainIsCapturableAsAGraphAndAHostOneIsNot) {
     Lowered cuda = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
     EXPECT_TRUE(cuda.report.capturable);
-    // The pipeline declares it at entry (HARENA_PIPELINE_CAPTURABLE).
-    EXPECT_NE(harena_test::text_of(cuda.stmt).find("\"chain\", (halide_device_interface_t *)halide_cuda_device_interface()"),
-              std::string::npos);
+    // The pipeline declares it at entry (HARENA_PIPELINE_CAPTURABLE): its
+    // name, then the device interface, not a null one.
+    const auto enter = harena_test::call_arguments(cuda.stmt, "harena_pipeline_enter");
+    ASSERT_EQ(enter.size(), 1u);
+    ASSERT_GE(enter[0].size(), 3u);
+    EXPECT_EQ(harena_test::name_in(enter[0][1]), "chain");
+    EXPECT_EQ(harena_test::name_in(enter[0][2]), "halide_cuda_device_interface");
     Lowered host = lower_chain(get_host_target().with_feature(Target::UserContext));
     EXPECT_FALSE(host.report.capturable);
 }

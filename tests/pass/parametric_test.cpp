@@ -4,6 +4,7 @@
 // call's sizes, whatever they are.
 #include "arena_pass.h"
 #include "ir_queries.h"
+#include "halide_compat.h"
 #include "plan_report.h"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 
 using namespace Halide;
 using namespace Halide::Internal;
+using harena::make_for;
 using harena::PassOptions;
 using harena::PassReport;
 using harena::plan_arena;
@@ -133,7 +135,7 @@ TEST(PassParametric, ASizeThatFollowsALoopIsBoundedOverTheLoopWhereTheFrameOpens
     Parameter w = scalar("w");
     w.set_estimate(100);
     Expr i = Variable::make(Int(32), "i");
-    Stmt loop = For::make("i", 0, var(w), ForType::Serial, DeviceAPI::None, heap("c", i + 1, store("c")));
+    Stmt loop = make_for("i", 0, var(w), ForType::Serial, DeviceAPI::None, heap("c", i + 1, store("c")));
     PassReport r;
     Stmt out = plan_arena(loop, quiet(), &r);
     ASSERT_EQ(r.planned_count(), 1);
@@ -152,7 +154,7 @@ TEST(PassParametric, ASizeComputedInsideThePipelineIsLeftToTheRuntimeWithAReason
     // first stage runs.
     Expr loaded = Load::make(Int(32), "lut", 0, Buffer<>(), Parameter(), const_true(), ModulusRemainder());
     Expr i = Variable::make(Int(32), "i");
-    Stmt loop = For::make("i", 0, loaded, ForType::Serial, DeviceAPI::None, heap("c", i + 1, store("c")));
+    Stmt loop = make_for("i", 0, loaded, ForType::Serial, DeviceAPI::None, heap("c", i + 1, store("c")));
     PassReport r;
     Stmt out = plan_arena(loop, quiet(), &r);
     ASSERT_EQ(r.buffers.size(), 1u);

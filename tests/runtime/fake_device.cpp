@@ -150,7 +150,7 @@ int fake_detach(void *, halide_buffer_t *buf) {
     return 0;
 }
 
-const harena::override_detail::Halide14DeviceImpl fake_impl = {
+const harena::override_detail::HalideDeviceImpl fake_impl = {
     use_module,                   // use_module
     release_module,               // release_module
     fake_malloc,                  // device_malloc

@@ -1,8 +1,7 @@
 #include "cuda_driver.h"
 
 #include "harena/runtime.h"
-
-#include <dlfcn.h>
+#include "harena_libcuda.h"
 
 #include <atomic>
 #include <cstddef>
@@ -12,21 +11,10 @@ namespace harena_test {
 
 namespace {
 
-using CUresult = int;
-using CUdeviceptr = unsigned long long;
-
-void *libcuda() {
-    static void *lib = [] {
-        void *l = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-        return l != nullptr ? l : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
-    }();
-    return lib;
-}
-
 std::atomic<int> allocations{0};
 std::atomic<int> frees{0};
-CUresult (*driver_alloc)(CUdeviceptr *, size_t) = nullptr;
-CUresult (*driver_free)(CUdeviceptr) = nullptr;
+PFN_cuMemAlloc_v3020 driver_alloc = nullptr;
+PFN_cuMemFree_v3020 driver_free = nullptr;
 
 CUresult counting_alloc(CUdeviceptr *pointer, size_t bytes) {
     allocations++;
@@ -58,8 +46,7 @@ void reset_cuda_driver_counts() {
 // Halide's CUDA runtime asks for cuMemAlloc_v2 and cuMemFree_v2 by these names.
 extern "C" void *halide_cuda_get_symbol(void *, const char *name) {
     using namespace harena_test;
-    void *lib = libcuda();
-    void *symbol = lib != nullptr ? dlsym(lib, name) : nullptr;
+    void *symbol = harena::detail::cuda_symbol_address(name);
     if (symbol == nullptr) {
         return nullptr;
     }
