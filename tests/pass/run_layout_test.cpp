@@ -3,6 +3,7 @@
 // frame opens, and the solver's (solver/compaction.h), on the same plans and
 // sizes. Plans of seeded random problems; each call's sizes at random below,
 // at and above the planned ones, zero included.
+#include "halide_compat.h"
 #include "run_layout.h"
 #include "solver/compaction.h"
 #include "solver/instances.h"
@@ -48,7 +49,7 @@ Evaluated evaluate(const harena::RunLayout &layout, const std::vector<uint64_t> 
     }
     auto fold = [&](const Expr &e) {
         Expr v = simplify(substitute(known, AnswerGuardBytes(band).mutate(e)));
-        const uint64_t *u = as_const_uint(v);
+        const std::optional<uint64_t> u = harena::const_uint(v);
         if (!u) {
             throw std::runtime_error("does not fold to a constant");
         }
