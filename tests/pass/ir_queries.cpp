@@ -82,17 +82,20 @@ uint64_t fold(Expr e, const std::map<std::string, Expr> &known, const std::strin
 }  // namespace
 
 // The arena's answer to harena_pipeline_guard_bytes, in place of the call.
-class AnswerGuardBytes : public IRMutator {
-public:
-    explicit AnswerGuardBytes(uint64_t b)
-        : bytes(b) {
-    }
-    uint64_t bytes;
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        return op->name == "harena_pipeline_guard_bytes" ? make_const(UInt(64), bytes) : IRMutator::visit(op);
-    }
-};
+Expr answer_guard_bytes(const Expr &e, uint64_t bytes) {
+    class AnswerGuardBytes : public IRMutator {
+    public:
+        explicit AnswerGuardBytes(uint64_t b)
+            : bytes(b) {
+        }
+        uint64_t bytes;
+        using IRMutator::visit;
+        Expr visit(const Call *op) override {
+            return op->name == "harena_pipeline_guard_bytes" ? make_const(UInt(64), bytes) : IRMutator::visit(op);
+        }
+    };
+    return AnswerGuardBytes(bytes).mutate(e);
+}
 
 Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values, uint64_t guard_bytes) {
     FrameParts parts;
@@ -105,7 +108,7 @@ Frame evaluate_frame(const Stmt &s, const std::map<std::string, Expr> &values, u
     Frame f;
     for (const auto &[name, value] : parts.lets) {
         if (name == "harena.guard") {
-            f.lets[name] = fold(AnswerGuardBytes(guard_bytes).mutate(value), known, name);
+            f.lets[name] = fold(answer_guard_bytes(value, guard_bytes), known, name);
             known[name] = make_const(UInt(64), f.lets[name]);
         } else if (name.rfind("harena.size.", 0) == 0 || name.rfind("harena.offset.", 0) == 0) {
             f.lets[name] = fold(value, known, name);

@@ -50,6 +50,9 @@ struct Frame {
     // (loop variables, say) on top.
     [[nodiscard]] int64_t evaluate(const Halide::Expr &e, const std::map<std::string, Halide::Expr> &more = {}) const;
 };
+// `e` with every call of harena_pipeline_guard_bytes replaced by `bytes`.
+Halide::Expr answer_guard_bytes(const Halide::Expr &e, uint64_t bytes);
+
 // guard_bytes: what harena_pipeline_guard_bytes answers (guard mode; 0: off).
 Frame evaluate_frame(const Halide::Internal::Stmt &s, const std::map<std::string, Halide::Expr> &values,
                      uint64_t guard_bytes = 0);

@@ -4,6 +4,7 @@
 // sizes. Plans of seeded random problems; each call's sizes at random below,
 // at and above the planned ones, zero included.
 #include "halide_compat.h"
+#include "ir_queries.h"
 #include "run_layout.h"
 #include "solver/compaction.h"
 #include "solver/instances.h"
@@ -20,21 +21,6 @@ namespace {
 
 constexpr uint64_t kAlignment = 256;
 
-// The runtime's band, in place of its call (harena/pipeline_abi.h).
-class AnswerGuardBytes : public IRMutator {
-public:
-    explicit AnswerGuardBytes(uint64_t b)
-        : bytes(b) {
-    }
-    uint64_t bytes;
-    using IRMutator::visit;
-    Expr visit(const Call *op) override {
-        return op->call_type == Call::Extern && op->name == "harena_pipeline_guard_bytes" ?
-                   make_const(UInt(64), bytes) :
-                   IRMutator::visit(op);
-    }
-};
-
 struct Evaluated {
     std::vector<uint64_t> offsets;
     uint64_t needed = 0;
@@ -48,7 +34,7 @@ Evaluated evaluate(const harena::RunLayout &layout, const std::vector<uint64_t> 
         known["size." + std::to_string(i)] = make_const(Int(64), (int64_t)sizes[i]);
     }
     auto fold = [&](const Expr &e) {
-        Expr v = simplify(substitute(known, AnswerGuardBytes(band).mutate(e)));
+        Expr v = simplify(substitute(known, harena_test::answer_guard_bytes(e, band)));
         const std::optional<uint64_t> u = harena::const_uint(v);
         if (!u) {
             throw std::runtime_error("does not fold to a constant");
