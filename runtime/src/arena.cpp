@@ -85,9 +85,9 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->device_interface = device_interface;
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
+    arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     arena->debug = options.debug != 0;
     arena->grow = options.grow != 0;
-    arena->guard = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     update_watched(*arena);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;

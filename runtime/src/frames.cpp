@@ -50,9 +50,9 @@ int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t res
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
-    const bool banded = arena.guard != 0 && !pipeline;
-    const uint64_t lead = banded ? arena.guard : 0;
-    const uint64_t trail = banded && reserve_bytes != 0 ? arena.guard : 0;
+    const bool banded = arena.band_bytes != 0 && !pipeline;
+    const uint64_t lead = banded ? arena.band_bytes : 0;
+    const uint64_t trail = banded && reserve_bytes != 0 ? arena.band_bytes : 0;
     // Bands are below 2^40; a reservation that large is refused below anyway.
     const uint64_t wanted = reserve_bytes < kMaxCapacity ? lead + reserve_bytes + trail : reserve_bytes;
     make_room(arena, wanted, function);
@@ -131,7 +131,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // Bands are checked while the frame's bytes are still as the pipeline
     // left them. Buffers that outlive the frame leave it next, so that debug
     // mode reports only what nothing can move.
-    const int guard = arena.guard != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
+    const int guard = arena.band_bytes != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
     evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
     if (arena.nvtx != nullptr) {

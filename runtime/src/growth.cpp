@@ -15,11 +15,6 @@ bool owns_memory(const harena_arena &arena) {
     return arena.backing == Backing::host || arena.backing == Backing::device;
 }
 
-bool idle(const harena_arena &arena) {
-    return arena.depth.load(std::memory_order_relaxed) == 0 &&
-           arena.attached_scopes.load(std::memory_order_relaxed) == 0;
-}
-
 int replace_region(harena_arena &arena, uint64_t capacity) {
     return arena.backing == Backing::device ? device_acquire(arena, capacity) : host_acquire(arena, capacity);
 }

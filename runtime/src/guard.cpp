@@ -168,7 +168,7 @@ uint64_t harena_pipeline_guard_bytes(void *user_context) {
     if (user_context == nullptr || !is_registered(user_context)) {
         return 0;
     }
-    return static_cast<const harena_arena *>(user_context)->guard;
+    return static_cast<const harena_arena *>(user_context)->band_bytes;
 }
 
 int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
@@ -177,7 +177,7 @@ int harena_guard_slice(void *user_context, const char *pipeline, const char *buf
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.guard == 0 || band_bytes == 0) {
+    if (arena.band_bytes == 0 || band_bytes == 0) {
         return HARENA_OK;
     }
     if (!contains(arena, address) || bytes + band_bytes > arena.capacity - (address - arena.base)) {
@@ -202,7 +202,7 @@ int harena_guard_check(void *user_context, uint64_t address) {
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.guard == 0 || !contains(arena, address)) {
+    if (arena.band_bytes == 0 || !contains(arena, address)) {
         return HARENA_OK;
     }
     return guard_release(arena, user_context, address - arena.base);

@@ -122,7 +122,7 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         arena.capture.entered = true;
         // Guard mode copies bands to and from the host around each slice,
         // which a graph would not repeat (and a capture does not allow).
-        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0 || arena.guard != 0) {
+        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0 || arena.band_bytes != 0) {
             arena.capture.refused = true;
             return HARENA_NOT_CAPTURABLE;
         }
@@ -141,10 +141,10 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         return err;
     }
     Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];
-    if (arena.guard != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
+    if (arena.band_bytes != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
         // The pipeline's slices start one band into the frame.
-        GuardBand band{frame.offset, frame.offset, frame.offset + arena.guard, true, "the first slice of its frame",
-                       std::string("pipeline '") + pipeline + "'"};
+        GuardBand band{frame.offset, frame.offset, frame.offset + arena.band_bytes, true,
+                       "the first slice of its frame", std::string("pipeline '") + pipeline + "'"};
         if (int err = guard_slice(arena, user_context, std::move(band))) {
             (void)pop_frame(arena, frame.id, true, "harena_pipeline_enter");
             return err;

@@ -60,7 +60,7 @@ uint64_t next_generation() {
     return generations.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-void relocate(harena_arena &arena, uint64_t base, uint64_t capacity) {
+void relocate(ArenaCore &arena, uint64_t base, uint64_t capacity) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     arena.base = base;

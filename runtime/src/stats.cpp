@@ -17,10 +17,10 @@ struct GuardLine {
 
 GuardLine guard_line(const harena_arena &arena, const harena_stats &s) {
     GuardLine line;
-    if (arena.guard != 0) {
+    if (arena.band_bytes != 0) {
         std::snprintf(line.text, sizeof line.text, "  guard bands    %llu checked, %llu damaged (%s each)\n",
                       static_cast<unsigned long long>(s.guard_checks),
-                      static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.guard).text);
+                      static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.band_bytes).text);
     }
     return line;
 }
