@@ -86,7 +86,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
     arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
-    arena->debug = options.debug != 0;
+    arena->records.configure(options.debug != 0, options.guard != 0);
     arena->grow = options.grow != 0;
     update_watched(*arena);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
@@ -270,7 +270,7 @@ int harena_get_info(const harena_arena *arena, harena_info *info) {
     info->capacity = arena->capacity;
     info->alignment = arena->alignment;
     info->overflow_policy = arena->overflow_policy;
-    info->debug = arena->debug ? 1 : 0;
+    info->debug = arena->records.debug() ? 1 : 0;
     info->owns_memory = arena->backing == Backing::host || arena->backing == Backing::device ? 1 : 0;
     return HARENA_OK;
 }

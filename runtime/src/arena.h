@@ -15,20 +15,12 @@
 #include "allocation_name.h"
 #include "arena_core.h"
 #include "harena/cuda.h"
+#include "debug_records.h"
 #include "nvtx_regions.h"
 #include "registry.h"
 #include "slice_log.h"
 
 namespace harena::detail {
-
-// Debug and guard modes: what is allocated and not yet freed, so that every
-// free is checked against it (and debug mode reports what is left at a pop).
-struct LiveAllocation {
-    uint64_t offset;
-    uint64_t bytes;      // of the slice: the request rounded up, band included
-    uint64_t requested;  // what the caller asked for
-    std::string name;
-};
 
 // Guard mode: the band after a slice, offsets from the arena's base. The
 // slice is [slice, begin), the band [begin, end); a band before a frame's
@@ -45,6 +37,7 @@ struct GuardBand {
 }  // namespace harena::detail
 
 struct harena_arena : harena::detail::ArenaCore {
+    harena::detail::DebugRecords records;  // debug and guard modes
     // Device arenas while a memory checker is attached; null otherwise.
     // Changes only with the region, while no allocation runs.
     harena::detail::NvtxHeap *nvtx = nullptr;
@@ -76,10 +69,6 @@ struct harena_arena : harena::detail::ArenaCore {
         bool refused = false;  // ... and declared itself not capturable
     } capture;
 
-    bool debug = false;
-    std::mutex live_mutex;
-    std::vector<harena::detail::LiveAllocation> live;
-
     // Guard mode: the bands not yet checked, and the counts for the statistics.
     std::mutex guard_mutex;
     std::vector<harena::detail::GuardBand> guard_bands;
@@ -102,7 +91,7 @@ void read_environment(harena_options &options);
 // After a feature that watches allocations was switched on or off
 // (creation, a checker's heap).
 inline void update_watched(harena_arena &arena) {
-    arena.watched = arena.debug || arena.band_bytes != 0 || arena.nvtx != nullptr;
+    arena.watched = arena.records.kept() || arena.band_bytes != 0 || arena.nvtx != nullptr;
 }
 
 // Guard mode (guard.cpp). guard_slice checks the bands of earlier slices
@@ -119,15 +108,6 @@ int guard_pop(harena_arena &arena, uint64_t frame_offset);
 inline uint64_t allocation_size(const ArenaCore &arena, uint64_t bytes) {
     return round_up((bytes == 0 ? 1 : bytes) + arena.band_bytes, arena.alignment);
 }
-
-// Whether the arena keeps a record of its live allocations (debug and
-// guard modes), against which every free is checked.
-inline bool keeps_records(const harena_arena &arena) {
-    return arena.debug || arena.band_bytes != 0;
-}
-
-// Forgets the record of the allocation at offset (no-op without records).
-void forget_debug_record(harena_arena &arena, uint64_t offset);
 
 // Stack operations shared by harena_push/pop, scopes and planned pipelines.
 // function names the caller in error messages.

@@ -1,6 +1,5 @@
 // Allocation inside the top frame: a compare-and-swap on one word, so
 // several threads allocate at once without a lock.
-#include <new>
 #include <string>
 
 #include "arena.h"
@@ -55,27 +54,14 @@ namespace {
     });
 }
 
-[[gnu::noinline]] int record(harena_arena &arena, uint64_t offset, uint64_t size, uint64_t bytes,
-                             const AllocationName &name) {
-    try {
-        std::string text = name.known() ? name.text() : "an unnamed allocation";
-        std::lock_guard<std::mutex> lock(arena.live_mutex);
-        arena.live.push_back(LiveAllocation{offset, size, bytes, std::move(text)});
-    } catch (const std::bad_alloc &) {
-        return report_error(arena.user_context, HARENA_ERROR_OUT_OF_MEMORY,
-                            "harena: out of host memory for the record of allocations (debug and guard modes)");
-    }
-    return HARENA_OK;
-}
-
 // A new slice of a watched arena (debug mode, guard mode, a memory checker):
 // recorded, declared to the checker, and its band, from the end of the bytes
 // to the end of the slice, filled.
 [[gnu::cold, gnu::noinline]] int watched_allocation(harena_arena &arena, uint64_t top, uint64_t bytes,
                                                     uint64_t size, const AllocationName &name) {
     const uint64_t address = arena.base + top;
-    if (keeps_records(arena)) {
-        if (int err = record(arena, top, size, bytes, name)) {
+    if (arena.records.kept()) {
+        if (int err = arena.records.add(arena.user_context, top, size, bytes, name)) {
             return err;  // the bytes come back when the frame pops
         }
     }

@@ -10,26 +10,6 @@ namespace harena::detail {
 
 namespace {
 
-// Debug and guard modes: forgets the record of every allocation in the
-// popping frame; debug mode reports each one first.
-int drop_records_at_pop(harena_arena &arena, const Frame &frame) {
-    std::lock_guard<std::mutex> lock(arena.live_mutex);
-    int result = HARENA_OK;
-    for (const LiveAllocation &a : arena.live) {
-        if (arena.debug && a.offset >= frame.offset) {
-            result = report_error(arena.user_context, HARENA_ERROR_ALIVE_AT_POP,
-                                  "harena: frame #%llu popped while %s (%s at offset %llu) is still alive; "
-                                  "its memory will be reused, so free it before the frame ends",
-                                  static_cast<unsigned long long>(frame.id), a.name.c_str(),
-                                  bytes_text(a.bytes).text, static_cast<unsigned long long>(a.offset));
-        }
-    }
-    arena.live.erase(std::remove_if(arena.live.begin(), arena.live.end(),
-                                    [&](const LiveAllocation &a) { return a.offset >= frame.offset; }),
-                     arena.live.end());
-    return result;
-}
-
 // Guard mode: a band at the start of a frame a scope or harena_push opens
 // (planned pipelines lay out their own) and one after its reservation.
 // The reservation's band starts at its last byte asked for.
@@ -137,7 +117,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     if (arena.nvtx != nullptr) {
         nvtx_frame_popped(arena, arena.base + top.offset);
     }
-    const int debug = keeps_records(arena) ? drop_records_at_pop(arena, top) : HARENA_OK;
+    const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);

@@ -66,16 +66,10 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
 // Debug and guard modes: the free must match a recorded allocation (or lie
 // in a frame's reservation, which the pusher places in itself).
 [[gnu::cold, gnu::noinline]] std::string record_mismatch(harena_arena &arena, uint64_t begin, uint64_t size) {
-    {
-        std::lock_guard<std::mutex> lock(arena.live_mutex);
-        for (auto it = arena.live.rbegin(); it != arena.live.rend(); ++it) {
-            if (it->offset == begin) {
-                if (it->bytes == size) {
-                    return std::string();
-                }
-                return "the allocation there is " + it->name + " of " + bytes_text(it->requested).text;
-            }
-        }
+    bool found = false;
+    std::string why = arena.records.mismatch(begin, size, &found);
+    if (found) {
+        return why;
     }
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     for (uint32_t i = 0; i < depth; i++) {
@@ -84,7 +78,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
             return std::string();
         }
     }
-    return "no live allocation starts there (freed already, or never allocated)";
+    return why;
 }
 
 // A slice of a watched arena comes back: it ends for the checker whether or
@@ -94,7 +88,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
         nvtx_region_unregister(arena, address);
     }
     const uint64_t begin = address - arena.base;
-    forget_debug_record(arena, begin);
+    arena.records.forget(begin);
     return arena.band_bytes != 0 ? guard_release(arena, nullptr, begin) : HARENA_OK;
 }
 
@@ -138,7 +132,7 @@ int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, i
         if (!top_allows(arena, state, begin, size)) {
             return invalid_free(arena, function, address, bytes, top_mismatch(arena, state, begin, size));
         }
-        if (keeps_records(arena)) {
+        if (arena.records.kept()) {
             const std::string why = record_mismatch(arena, begin, size);
             if (!why.empty()) {
                 return invalid_free(arena, function, address, bytes, why);
@@ -154,19 +148,6 @@ int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, i
 }
 
 }  // namespace
-
-void forget_debug_record(harena_arena &arena, uint64_t offset) {
-    if (!keeps_records(arena)) {
-        return;
-    }
-    std::lock_guard<std::mutex> lock(arena.live_mutex);
-    for (auto it = arena.live.rbegin(); it != arena.live.rend(); ++it) {
-        if (it->offset == offset) {
-            arena.live.erase(std::next(it).base());
-            return;
-        }
-    }
-}
 
 int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
     // The usual free, of the newest allocation of an unwatched arena, needs

@@ -95,7 +95,7 @@ int evict(harena_arena &arena, uint64_t frame_id, halide_buffer_t *buf, uint64_t
 void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
     SuspendScopes suspend;
     arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
-        forget_debug_record(arena, address - arena.base);
+        arena.records.forget(address - arena.base);
         // A buffer detached by other means no longer holds the slice.
         if (buf->device == address && buf->device_interface == arena.device_interface) {
             (void)evict(arena, frame_id, buf, address);
