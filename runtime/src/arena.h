@@ -8,36 +8,19 @@
 
 #include <atomic>
 #include <cstdint>
-#include <mutex>
-#include <string>
-#include <vector>
 
 #include "allocation_name.h"
 #include "arena_core.h"
 #include "harena/cuda.h"
 #include "debug_records.h"
+#include "guard.h"
 #include "nvtx_regions.h"
 #include "registry.h"
 #include "slice_log.h"
 
-namespace harena::detail {
-
-// Guard mode: the band after a slice, offsets from the arena's base. The
-// slice is [slice, begin), the band [begin, end); a band before a frame's
-// first slice has slice == begin and `before` set.
-struct GuardBand {
-    uint64_t slice;
-    uint64_t begin;
-    uint64_t end;
-    bool before;
-    std::string buffer;    // for messages: "buffer 'f'", "halide_buffer_t 0x... (float32, 64x64)"
-    std::string pipeline;  // "pipeline 'p'", or empty when not known
-};
-
-}  // namespace harena::detail
-
 struct harena_arena : harena::detail::ArenaCore {
     harena::detail::DebugRecords records;  // debug and guard modes
+    harena::detail::GuardBands guards;     // guard mode (band_bytes != 0)
     // Device arenas while a memory checker is attached; null otherwise.
     // Changes only with the region, while no allocation runs.
     harena::detail::NvtxHeap *nvtx = nullptr;
@@ -68,12 +51,6 @@ struct harena_arena : harena::detail::ArenaCore {
         bool entered = false;  // a planned pipeline entered during the capture
         bool refused = false;  // ... and declared itself not capturable
     } capture;
-
-    // Guard mode: the bands not yet checked, and the counts for the statistics.
-    std::mutex guard_mutex;
-    std::vector<harena::detail::GuardBand> guard_bands;
-    uint64_t guard_checks = 0;
-    uint64_t guard_damaged = 0;
 };
 
 namespace harena::detail {
@@ -94,14 +71,16 @@ inline void update_watched(harena_arena &arena) {
     arena.watched = arena.records.kept() || arena.band_bytes != 0 || arena.nvtx != nullptr;
 }
 
-// Guard mode (guard.cpp). guard_slice checks the bands of earlier slices
-// that `band`'s bytes overlap (dead buffers), fills `band` and records it;
-// guard_release checks and forgets the band of the slice at offset `slice`;
-// guard_pop those of a popping frame. user_context: the caller's, for device
-// copies on its stream (nullptr: the arena creator's).
-int guard_slice(harena_arena &arena, void *user_context, GuardBand band);
-int guard_release(harena_arena &arena, void *user_context, uint64_t slice);
-int guard_pop(harena_arena &arena, uint64_t frame_offset);
+// For guard bands: messages to user_context, device copies on the stream
+// the kernels used: the caller's context (a planned pipeline passes the
+// arena), else the arena itself where it carries a stream (the CUDA hooks
+// answer for it), else the arena creator's.
+inline GuardCall guard_call(harena_arena &arena, void *user_context) {
+    void *copy = user_context != nullptr      ? user_context :
+                 arena.cuda.stream != nullptr ? static_cast<void *>(&arena) :
+                                                arena.user_context;
+    return GuardCall{user_context, copy};
+}
 
 // At least one alignment unit, and in guard mode room for the band after the
 // bytes.

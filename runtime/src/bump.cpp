@@ -70,9 +70,9 @@ namespace {
     }
     if (arena.band_bytes != 0) {
         const int err = guarded(arena.user_context, "harena_alloc", [&] {
-            return guard_slice(arena, nullptr,
-                               GuardBand{top, top + bytes, top + size, false,
-                                         name.known() ? name.text() : "an unnamed allocation", ""});
+            return arena.guards.slice(arena, guard_call(arena, nullptr),
+                                      GuardBand{top, top + bytes, top + size, false,
+                                                name.known() ? name.text() : "an unnamed allocation", ""});
         });
         if (err != HARENA_OK) {
             (void)release(arena, address, bytes, "harena_alloc");

@@ -15,13 +15,14 @@ namespace {
 // The reservation's band starts at its last byte asked for.
 int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t reserved) {
     const std::string frame = "frame #" + std::to_string(f.id);
-    int result = guard_slice(arena, nullptr,
-                             GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
+    const GuardCall call = guard_call(arena, nullptr);
+    int result = arena.guards.slice(arena, call,
+                                    GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
     if (reserved != 0 && result == HARENA_OK) {
         const uint64_t start = f.offset + lead;
-        result = guard_slice(arena, nullptr,
-                             GuardBand{start, start + reserved, f.offset + f.reserved, false,
-                                       "the reservation of " + frame, ""});
+        result = arena.guards.slice(arena, call,
+                                    GuardBand{start, start + reserved, f.offset + f.reserved, false,
+                                              "the reservation of " + frame, ""});
     }
     return result;
 }
@@ -111,7 +112,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // Bands are checked while the frame's bytes are still as the pipeline
     // left them. Buffers that outlive the frame leave it next, so that debug
     // mode reports only what nothing can move.
-    const int guard = arena.band_bytes != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
+    const int guard = arena.band_bytes != 0 ? arena.guards.pop(arena, guard_call(arena, nullptr), top.offset) : HARENA_OK;
     evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
     if (arena.nvtx != nullptr) {

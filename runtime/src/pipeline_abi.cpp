@@ -145,7 +145,7 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         // The pipeline's slices start one band into the frame.
         GuardBand band{frame.offset, frame.offset, frame.offset + arena.band_bytes, true,
                        "the first slice of its frame", std::string("pipeline '") + pipeline + "'"};
-        if (int err = guard_slice(arena, user_context, std::move(band))) {
+        if (int err = arena.guards.slice(arena, guard_call(arena, user_context), std::move(band))) {
             (void)pop_frame(arena, frame.id, true, "harena_pipeline_enter");
             return err;
         }

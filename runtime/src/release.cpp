@@ -89,7 +89,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
     }
     const uint64_t begin = address - arena.base;
     arena.records.forget(begin);
-    return arena.band_bytes != 0 ? guard_release(arena, nullptr, begin) : HARENA_OK;
+    return arena.band_bytes != 0 ? arena.guards.release(arena, guard_call(arena, nullptr), begin) : HARENA_OK;
 }
 
 // Moves the top back to begin while the slice [begin, top) is still the

@@ -49,8 +49,9 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->evictions = arena->evictions.load(std::memory_order_relaxed);
     stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
     stats->grows = arena->grows;
-    stats->guard_checks = arena->guard_checks;
-    stats->guard_damaged = arena->guard_damaged;
+    const GuardCounts guard = arena->guards.counts();
+    stats->guard_checks = guard.checks;
+    stats->guard_damaged = guard.damaged;
     return HARENA_OK;
 }
 
@@ -67,8 +68,7 @@ int harena_reset_stats(harena_arena *arena) {
     arena->evicted_bytes.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;
     arena->grows = 0;
-    arena->guard_checks = 0;
-    arena->guard_damaged = 0;
+    arena->guards.reset_counts();
     arena->max_depth = arena->depth.load(std::memory_order_relaxed);
     return HARENA_OK;
 }
