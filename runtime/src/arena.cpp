@@ -217,9 +217,9 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     a->backing = Backing::user;
     a->base = base;
     a->capacity = capacity;
-    nvtx_heap_register(*a, address, size);
+    nvtx_attach(*a, address, size);
     if (int err = publish(a, arena, function)) {
-        nvtx_heap_unregister(*a);
+        nvtx_detach(*a);
         delete a;
         return err;
     }
@@ -249,7 +249,7 @@ int harena_destroy(harena_arena *arena) {
         device_release(*arena);
         break;
     case Backing::user:
-        nvtx_heap_unregister(*arena);
+        nvtx_detach(*arena);
         break;
     case Backing::measure:
         break;

@@ -71,6 +71,19 @@ inline void update_watched(harena_arena &arena) {
     arena.watched = arena.records.kept() || arena.band_bytes != 0 || arena.nvtx != nullptr;
 }
 
+// The arena's memory, [address, address + bytes), becomes a checker's heap
+// (device arenas while a tool is attached), or stops being one.
+inline void nvtx_attach(harena_arena &arena, uint64_t address, uint64_t bytes) {
+    if (arena.device_interface != nullptr) {
+        nvtx_heap_register(arena.nvtx, &arena, address, bytes);
+        update_watched(arena);
+    }
+}
+inline void nvtx_detach(harena_arena &arena) {
+    nvtx_heap_unregister(arena.nvtx, &arena);
+    update_watched(arena);
+}
+
 // For guard bands: messages to user_context, device copies on the stream
 // the kernels used: the caller's context (a planned pipeline passes the
 // arena), else the arena itself where it carries a stream (the CUDA hooks

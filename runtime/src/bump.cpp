@@ -66,7 +66,7 @@ namespace {
         }
     }
     if (arena.nvtx != nullptr) {
-        nvtx_region_register(arena, address, bytes);
+        nvtx_region_register(*arena.nvtx, address, bytes);
     }
     if (arena.band_bytes != 0) {
         const int err = guarded(arena.user_context, "harena_alloc", [&] {

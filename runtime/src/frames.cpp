@@ -61,7 +61,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.pipeline = pipeline;
     f.scope_owned = false;
     if (arena.nvtx != nullptr && reserved != 0) {
-        nvtx_reservation_register(arena, arena.base + offset + lead, reserved);
+        nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
     }
     set_top(arena, offset + f.reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
@@ -116,7 +116,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
     if (arena.nvtx != nullptr) {
-        nvtx_frame_popped(arena, arena.base + top.offset);
+        nvtx_frame_popped(*arena.nvtx, arena.base + top.offset);
     }
     const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;

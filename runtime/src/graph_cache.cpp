@@ -171,11 +171,11 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     const uint64_t top = arena.base + top_of(arena);
     const bool checked = arena.nvtx != nullptr && top < arena.base + arena.capacity;
     if (checked) {
-        nvtx_reservation_register(arena, top, arena.base + arena.capacity - top);
+        nvtx_reservation_register(*arena.nvtx, top, arena.base + arena.capacity - top);
     }
     const int err = backend.launch(e.exec, arena.cuda.stream);
     if (checked) {
-        nvtx_frame_popped(arena, top);
+        nvtx_frame_popped(*arena.nvtx, top);
     }
     if (err != 0) {
         return report_error(cache.arena->user_context, halide_error_code_device_run_failed,

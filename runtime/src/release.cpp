@@ -85,7 +85,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
 // not its bytes come back now, and its band is checked.
 [[gnu::cold, gnu::noinline]] int watched_release(harena_arena &arena, uint64_t address) {
     if (arena.nvtx != nullptr) {
-        nvtx_region_unregister(arena, address);
+        nvtx_region_unregister(*arena.nvtx, address);
     }
     const uint64_t begin = address - arena.base;
     arena.records.forget(begin);
