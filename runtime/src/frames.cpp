@@ -27,6 +27,23 @@ int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t res
     return result;
 }
 
+// Moves each buffer that still holds a slice of the popping frame (addresses
+// from `frame_base` on) out of the arena (slice_log.h), and counts it.
+void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
+    SuspendScopes suspend;
+    arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
+        arena.records.forget(address - arena.base);
+        // A buffer detached by other means no longer holds the slice.
+        if (buf->device == address && buf->device_interface == arena.device_interface) {
+            uint64_t bytes = 0;
+            if (evict_buffer(arena.user_context, arena.device_interface, frame_id, buf, address, &bytes) == HARENA_OK) {
+                arena.evictions.fetch_add(1, std::memory_order_relaxed);
+                arena.evicted_bytes.fetch_add(bytes, std::memory_order_relaxed);
+            }
+        }
+    });
+}
+
 }  // namespace
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
