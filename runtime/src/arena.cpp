@@ -240,7 +240,7 @@ int harena_destroy(harena_arena *arena) {
     }
     unregister_arena(arena);
     arena->magic = 0;
-    release_cuda_stream(*arena);
+    arena->cuda.release_stream();
     switch (arena->backing) {
     case Backing::host:
         host_release(*arena);

@@ -11,7 +11,7 @@
 
 #include "allocation_name.h"
 #include "arena_core.h"
-#include "harena/cuda.h"
+#include "cuda_binding.h"
 #include "debug_records.h"
 #include "guard.h"
 #include "nvtx_regions.h"
@@ -41,9 +41,7 @@ struct harena_arena : harena::detail::ArenaCore {
     uint64_t frames_pushed = 0;
     uint32_t max_depth = 0;
 
-    harena_cuda_binding cuda{};      // what the CUDA hooks answer for this arena
-    bool owns_stream = false;        // cuda.stream was made by harena_create_cuda_stream
-    void *stream_context = nullptr;  // the context it was made in
+    harena::detail::CudaBinding cuda;
     // A graph capture in progress (graph_cache.cpp) and what the planned
     // pipeline's entry saw of it.
     struct {
@@ -89,9 +87,9 @@ inline void nvtx_detach(harena_arena &arena) {
 // arena), else the arena itself where it carries a stream (the CUDA hooks
 // answer for it), else the arena creator's.
 inline GuardCall guard_call(harena_arena &arena, void *user_context) {
-    void *copy = user_context != nullptr      ? user_context :
-                 arena.cuda.stream != nullptr ? static_cast<void *>(&arena) :
-                                                arena.user_context;
+    void *copy = user_context != nullptr        ? user_context :
+                 arena.cuda.stream() != nullptr ? static_cast<void *>(&arena) :
+                                                  arena.user_context;
     return GuardCall{user_context, copy};
 }
 
@@ -126,22 +124,6 @@ int host_acquire(harena_arena &arena, uint64_t capacity);
 void host_release(harena_arena &arena);
 int device_acquire(harena_arena &arena, uint64_t capacity);
 void device_release(harena_arena &arena);
-
-// Destroys a stream the runtime made for the arena (cuda_stream.cpp).
-void release_cuda_stream(harena_arena &arena);
-
-// Makes the context of the arena's stream current while alive, as the
-// driver's stream and graph calls want (nothing when it is not known).
-class StreamContextScope {
-public:
-    explicit StreamContextScope(const harena_arena &arena);
-    ~StreamContextScope();
-    StreamContextScope(const StreamContextScope &) = delete;
-    StreamContextScope &operator=(const StreamContextScope &) = delete;
-
-private:
-    bool pushed_ = false;
-};
 
 // Growing arenas (growth.cpp): the push at depth 0 calls make_room with what
 // the frame reserves; an allocation that does not fit calls want.

@@ -52,7 +52,7 @@ std::string key_of(const harena_arena &arena, const void *bytes, size_t size, ha
     append(key, &arena);
     append(key, arena.generation);
     append(key, top_of(arena));
-    append(key, arena.cuda.stream);
+    append(key, arena.cuda.stream());
     for (int i = 0; i < count; i++) {
         const halide_buffer_t &b = *buffers[i];
         append(key, b.device);
@@ -122,10 +122,10 @@ int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_gr
 std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
                                              int *result) {
     harena_arena &arena = *cache.arena;
-    void *stream = arena.cuda.stream;
+    void *stream = arena.cuda.stream();
     // Before the context and the capture: no thread's drain may run while it lasts.
     nvtx_capturing(true);
-    StreamContextScope in_context(arena);
+    StreamContextScope in_context(arena.cuda);
     if (backend.begin_capture(stream) != 0) {
         nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
@@ -163,7 +163,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
 }
 
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
-    StreamContextScope in_context(*cache.arena);
+    StreamContextScope in_context(cache.arena->cuda);
     // The graph runs the captured call's kernels without the call's frame:
     // under a memory checker the bytes above the top, where that frame lay
     // (the key holds the top), are one live region for the launch.
@@ -173,7 +173,7 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     if (checked) {
         nvtx_reservation_register(*arena.nvtx, top, arena.base + arena.capacity - top);
     }
-    const int err = backend.launch(e.exec, arena.cuda.stream);
+    const int err = backend.launch(e.exec, arena.cuda.stream());
     if (checked) {
         nvtx_frame_popped(*arena.nvtx, top);
     }
@@ -288,7 +288,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
     if (backend == nullptr) {
         return fall_back(c, HARENA_GRAPH_NO_DRIVER, call, closure, outcome);
     }
-    if (arena.cuda.stream == nullptr) {
+    if (arena.cuda.stream() == nullptr) {
         return fall_back(c, HARENA_GRAPH_NO_STREAM, call, closure, outcome);
     }
     for (int i = 0; i < buffer_count; i++) {
