@@ -11,6 +11,7 @@
 
 #include "allocation_name.h"
 #include "arena_core.h"
+#include "capture.h"
 #include "cuda_binding.h"
 #include "debug_records.h"
 #include "guard.h"
@@ -42,13 +43,7 @@ struct harena_arena : harena::detail::ArenaCore {
     uint32_t max_depth = 0;
 
     harena::detail::CudaBinding cuda;
-    // A graph capture in progress (graph_cache.cpp) and what the planned
-    // pipeline's entry saw of it.
-    struct {
-        bool active = false;
-        bool entered = false;  // a planned pipeline entered during the capture
-        bool refused = false;  // ... and declared itself not capturable
-    } capture;
+    harena::detail::Capture capture;
 };
 
 namespace harena::detail {

@@ -130,17 +130,16 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
         nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
     }
-    arena.capture.active = true;
-    arena.capture.entered = arena.capture.refused = false;
+    arena.capture.begin();
     const uint64_t allocations = allocation_total(arena);
     *result = call(&arena, closure);
     const bool allocated = allocation_total(arena) != allocations;
-    arena.capture.active = false;
+    const Capture::Seen seen = arena.capture.end();
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
     nvtx_capturing(false);
     e.graph = graph;
-    if (arena.capture.refused) {
+    if (seen.refused) {
         return HARENA_GRAPH_NOT_CAPTURABLE;
     }
     if (ended != 0 || graph == nullptr) {
@@ -149,7 +148,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     if (*result != 0) {
         return HARENA_GRAPH_PIPELINE_FAILED;
     }
-    if (!arena.capture.entered) {
+    if (!seen.entered) {
         return HARENA_GRAPH_NOT_PLANNED;
     }
     if (allocated) {

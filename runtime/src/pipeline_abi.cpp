@@ -117,15 +117,11 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         arena.measured_worst_case_bytes = worst_case_bytes;
         return HARENA_MEASURED;
     }
-    if (arena.capture.active) {
-        // Not an error either: the call runs again, normally, after the capture.
-        arena.capture.entered = true;
-        // Guard mode copies bands to and from the host around each slice,
-        // which a graph would not repeat (and a capture does not allow).
-        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0 || arena.band_bytes != 0) {
-            arena.capture.refused = true;
-            return HARENA_NOT_CAPTURABLE;
-        }
+    // Not an error either: the call runs again, normally, after the capture.
+    // Guard mode copies bands to and from the host around each slice, which
+    // a graph would not repeat (and a capture does not allow).
+    if (arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0 && arena.band_bytes == 0)) {
+        return HARENA_NOT_CAPTURABLE;
     }
     if (int err = check_compatible(arena, pipeline, device_interface, alignment)) {
         return err;
