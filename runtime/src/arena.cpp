@@ -87,7 +87,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->overflow_policy = options.overflow_policy;
     arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     arena->records.configure(options.debug != 0, options.guard != 0);
-    arena->grow = options.grow != 0;
+    arena->growth.configure(options.grow != 0);
     update_watched(*arena);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;

@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "cuda_binding.h"
 #include "debug_records.h"
+#include "growth.h"
 #include "guard.h"
 #include "nvtx_regions.h"
 #include "registry.h"
@@ -30,9 +31,6 @@ struct harena_arena : harena::detail::ArenaCore {
     alignas(64) std::atomic<uint64_t> overflows{0};
     std::atomic<uint64_t> fallbacks{0};
     std::atomic<bool> fallback_noticed{false};
-    bool grow = false;                // harena_options.grow
-    std::atomic<uint64_t> wanted{0};  // growing arenas: the capacity an overflow asked for
-    uint64_t grows = 0;
     std::atomic<uint64_t> evictions{0};  // buffers moved out of a popping frame
     std::atomic<uint64_t> evicted_bytes{0};
     uint64_t allocation_baseline = 0;  // counts at the last statistics reset
@@ -44,6 +42,7 @@ struct harena_arena : harena::detail::ArenaCore {
 
     harena::detail::CudaBinding cuda;
     harena::detail::Capture capture;
+    harena::detail::Growth growth;
 };
 
 namespace harena::detail {
@@ -121,13 +120,9 @@ int device_acquire(harena_arena &arena, uint64_t capacity);
 void device_release(harena_arena &arena);
 
 // Growing arenas (growth.cpp): the push at depth 0 calls make_room with what
-// the frame reserves; an allocation that does not fit calls want.
+// the frame reserves; an allocation that does not fit asks arena.growth for
+// more.
 void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function);
-inline void want(harena_arena &arena, uint64_t capacity) {
-    uint64_t seen = arena.wanted.load(std::memory_order_relaxed);
-    while (capacity > seen && !arena.wanted.compare_exchange_weak(seen, capacity, std::memory_order_relaxed)) {
-    }
-}
 
 // Thread activation, also used by pipeline frames.
 void activate(harena_scope *scope, harena_arena *arena);

@@ -18,8 +18,8 @@ namespace {
         arena.overflows.fetch_add(1, std::memory_order_relaxed);
         // A request no arena can hold asks for no growth: the next frames would
         // try a region of the largest size, fail, and never grow again.
-        if (arena.grow && size <= kMaxCapacity - top) {
-            want(arena, top + size);
+        if (arena.growth.on() && size <= kMaxCapacity - top) {
+            arena.growth.want(top + size);
         }
         const uint64_t left = arena.capacity - top;
         const std::string what = name.known() ? " for " + name.text() : std::string();

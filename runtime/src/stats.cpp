@@ -48,7 +48,7 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->max_frame_depth = arena->max_depth;
     stats->evictions = arena->evictions.load(std::memory_order_relaxed);
     stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
-    stats->grows = arena->grows;
+    stats->grows = arena->growth.grows();
     const GuardCounts guard = arena->guards.counts();
     stats->guard_checks = guard.checks;
     stats->guard_damaged = guard.damaged;
@@ -67,7 +67,7 @@ int harena_reset_stats(harena_arena *arena) {
     arena->evictions.store(0, std::memory_order_relaxed);
     arena->evicted_bytes.store(0, std::memory_order_relaxed);
     arena->frames_pushed = 0;
-    arena->grows = 0;
+    arena->growth.reset_count();
     arena->guards.reset_counts();
     arena->max_depth = arena->depth.load(std::memory_order_relaxed);
     return HARENA_OK;
