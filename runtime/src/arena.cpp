@@ -251,7 +251,7 @@ int harena_destroy(harena_arena *arena) {
     case Backing::user:
         nvtx_detach(*arena);
         break;
-    case Backing::measure:
+    case Backing::none:
         break;
     }
     delete arena;

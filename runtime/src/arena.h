@@ -16,6 +16,7 @@
 #include "debug_records.h"
 #include "growth.h"
 #include "guard.h"
+#include "measure.h"
 #include "nvtx_regions.h"
 #include "registry.h"
 #include "slice_log.h"
@@ -35,14 +36,13 @@ struct harena_arena : harena::detail::ArenaCore {
     std::atomic<uint64_t> evicted_bytes{0};
     uint64_t allocation_baseline = 0;  // counts at the last statistics reset
     uint64_t reclaim_baseline = 0;
-    uint64_t measured_bytes = 0;  // measuring arenas: the last planned pipeline's request
-    uint64_t measured_worst_case_bytes = 0;
     uint64_t frames_pushed = 0;
     uint32_t max_depth = 0;
 
     harena::detail::CudaBinding cuda;
     harena::detail::Capture capture;
     harena::detail::Growth growth;
+    harena::detail::Measure measure;
 };
 
 namespace harena::detail {

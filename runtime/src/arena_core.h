@@ -18,12 +18,11 @@ namespace harena::detail {
 // dereferencing the pointer; what is left of it is a debugging aid.
 constexpr uint64_t kArenaMagic = 0x68617265'6e61'0e14ULL;
 
-// Where the memory comes from; a measuring arena has none and only records
-// what planned pipelines ask for (measure.cpp).
+// Where the memory comes from; a measuring arena has none.
 enum class Backing { host,
                      device,
                      user,
-                     measure };
+                     none };
 
 struct Frame {
     uint64_t id;
@@ -87,7 +86,7 @@ struct ArenaCore {
     // frame's reservation (a multiple of the alignment); 0 when off. Part of
     // every slice's size, so the allocation path reads it here.
     uint64_t band_bytes = 0;
-    Backing backing = Backing::user;
+    Backing backing = Backing::none;
     // Identifies the arena and its region: unique among all arenas, renewed
     // when the region is replaced, so a graph captured in one region is never
     // replayed in another.

@@ -110,16 +110,14 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.backing == Backing::measure) {
-        // Not an error: the caller asked for the size, and gets it instead
-        // of a run.
-        arena.measured_bytes = bytes;
-        arena.measured_worst_case_bytes = worst_case_bytes;
+    // Neither is an error: a measuring arena gives the caller the size
+    // instead of a run, and a call refused during a graph capture runs again,
+    // normally, after it. Guard mode copies bands to and from the host around
+    // each slice, which a graph would not repeat (and a capture does not
+    // allow).
+    if (arena.measure.take(bytes, worst_case_bytes)) {
         return HARENA_MEASURED;
     }
-    // Not an error either: the call runs again, normally, after the capture.
-    // Guard mode copies bands to and from the host around each slice, which
-    // a graph would not repeat (and a capture does not allow).
     if (arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0 && arena.band_bytes == 0)) {
         return HARENA_NOT_CAPTURABLE;
     }
