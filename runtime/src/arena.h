@@ -6,9 +6,6 @@
 // `watched`, before any of them.
 #pragma once
 
-#include <atomic>
-#include <cstdint>
-
 #include "allocation_name.h"
 #include "arena_core.h"
 #include "capture.h"
@@ -20,6 +17,7 @@
 #include "nvtx_regions.h"
 #include "registry.h"
 #include "slice_log.h"
+#include "stats.h"
 
 struct harena_arena : harena::detail::ArenaCore {
     harena::detail::DebugRecords records;  // debug and guard modes
@@ -28,21 +26,11 @@ struct harena_arena : harena::detail::ArenaCore {
     // Changes only with the region, while no allocation runs.
     harena::detail::NvtxHeap *nvtx = nullptr;
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
-
-    alignas(64) std::atomic<uint64_t> overflows{0};
-    std::atomic<uint64_t> fallbacks{0};
-    std::atomic<bool> fallback_noticed{false};
-    std::atomic<uint64_t> evictions{0};  // buffers moved out of a popping frame
-    std::atomic<uint64_t> evicted_bytes{0};
-    uint64_t allocation_baseline = 0;  // counts at the last statistics reset
-    uint64_t reclaim_baseline = 0;
-    uint64_t frames_pushed = 0;
-    uint32_t max_depth = 0;
-
     harena::detail::CudaBinding cuda;
     harena::detail::Capture capture;
     harena::detail::Growth growth;
     harena::detail::Measure measure;
+    harena::detail::Stats stats;
 };
 
 namespace harena::detail {

@@ -15,7 +15,7 @@ namespace {
                                           const AllocationName &name) {
     // The message names the allocation: a string, so host memory.
     return guarded(arena.user_context, "harena_alloc", [&]() -> int {
-        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        arena.stats.overflow();
         // A request no arena can hold asks for no growth: the next frames would
         // try a region of the largest size, fail, and never grow again.
         if (arena.growth.on() && size <= kMaxCapacity - top) {
@@ -24,8 +24,7 @@ namespace {
         const uint64_t left = arena.capacity - top;
         const std::string what = name.known() ? " for " + name.text() : std::string();
         if (arena.overflow_policy == HARENA_OVERFLOW_FALLBACK) {
-            arena.fallbacks.fetch_add(1, std::memory_order_relaxed);
-            if (!arena.fallback_noticed.exchange(true)) {
+            if (arena.stats.fallback()) {
                 report_notice(arena.user_context,
                               "harena: arena %p is full: %s%s did not fit (%s left of %s); this and later overflows "
                               "fall back to the default allocator (counted in the fallbacks statistic, noticed once)",

@@ -1,6 +1,5 @@
 // The frame stack: push reserves from the top, pop returns the top to where
 // the frame began. Not concurrent with allocations in the same arena.
-#include <algorithm>
 #include <string>
 
 #include "arena.h"
@@ -37,8 +36,7 @@ void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_ba
         if (buf->device == address && buf->device_interface == arena.device_interface) {
             uint64_t bytes = 0;
             if (evict_buffer(arena.user_context, arena.device_interface, frame_id, buf, address, &bytes) == HARENA_OK) {
-                arena.evictions.fetch_add(1, std::memory_order_relaxed);
-                arena.evicted_bytes.fetch_add(bytes, std::memory_order_relaxed);
+                arena.stats.eviction(bytes);
             }
         }
     });
@@ -64,7 +62,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     const uint64_t offset = top_of(arena);
     const uint64_t left = arena.capacity - offset;
     if (wanted > left || round_up(wanted, arena.alignment) > left) {
-        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        arena.stats.overflow();
         return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
                             "%s: cannot reserve %s: %s left of %s (%s in use by %u frame(s))", function,
                             bytes_text(wanted).text, bytes_text(left).text, bytes_text(arena.capacity).text,
@@ -82,8 +80,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     }
     set_top(arena, offset + f.reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
-    arena.frames_pushed++;
-    arena.max_depth = std::max(arena.max_depth, depth + 1);
+    arena.stats.pushed(depth + 1);
     raise_high_water(arena, offset + f.reserved);
     if (frame != nullptr) {
         *frame = harena_frame{f.id, arena.base + offset + lead};

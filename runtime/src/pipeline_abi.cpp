@@ -128,7 +128,7 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
     const uint64_t in_use = top_of(arena);
     const uint64_t left = arena.capacity - in_use;
     if (bytes > left || round_up(bytes, arena.alignment) > left) {
-        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        arena.stats.overflow();
         return report_overflow(arena, pipeline, bytes, worst_case_bytes);
     }
     if (int err = push_frame(arena, bytes, true, nullptr, "harena_pipeline_enter")) {
