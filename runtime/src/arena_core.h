@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -109,6 +110,11 @@ struct ArenaCore {
     uint64_t next_frame_id = 1;
     std::vector<Frame> frames;  // max_frames entries, depth in use
 };
+
+// The allocation path reads the fields up to band_bytes and writes only the
+// state's line.
+static_assert(offsetof(ArenaCore, band_bytes) + sizeof(uint64_t) <= 64 && offsetof(ArenaCore, state) % 64 == 0,
+              "the allocation path's fields share one cache line and its writes another");
 
 inline bool contains(const ArenaCore &arena, uint64_t address) {
     return address >= arena.base && address - arena.base < arena.capacity;

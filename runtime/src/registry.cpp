@@ -22,7 +22,7 @@ Registry &registry() {
 }  // namespace
 
 // Destroying any arena invalidates every thread's memory of a live pointer
-// (check_live in arena.h), so a stale handle is still reported.
+// (check_live in registry.h), so a stale handle is still reported.
 __thread const void *registry_last_live = nullptr;
 __thread uint64_t registry_departures_seen = 0;
 std::atomic<uint64_t> registry_departures{0};

@@ -81,7 +81,7 @@ constexpr uint32_t kSliceLogCapacity = 4096;
 
 // Moves buf, which still holds the slice at `address` of a popping frame,
 // to memory from the device interface's own allocator, contents included;
-// *bytes is then its size. Called by the pop (evict_live_slices in arena.h)
+// *bytes is then its size. Called by the pop (evict_live_slices in frames.cpp)
 // before the frame's bytes are released, with no scope active; device work
 // is ordered on the interface's stream. frame_id names the frame in messages.
 int evict_buffer(void *user_context, const halide_device_interface_t *iface, uint64_t frame_id, halide_buffer_t *buf,

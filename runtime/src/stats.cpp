@@ -1,5 +1,5 @@
 // Statistics: read from the arena's counters (allocations and reclaims are
-// counts carried in the state word, see arena.h); bytes in use is the top offset.
+// counts carried in the state word, see arena_core.h); bytes in use is the top offset.
 #include <algorithm>
 #include <cstdio>
 
