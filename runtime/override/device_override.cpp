@@ -30,8 +30,7 @@ bool has_negative_stride(const halide_buffer_t *buf) {
 // The frame's record of bound slices is full: the buffer goes to the default
 // allocator, counted as a fallback and noticed once per arena.
 [[gnu::cold, gnu::noinline]] int slice_log_full(harena_arena *arena, const halide_buffer_t *buf) {
-    arena->fallbacks.fetch_add(1, std::memory_order_relaxed);
-    if (!arena->fallback_noticed.exchange(true)) {
+    if (arena->stats.fallback()) {
         // The buffer's description is a string (host memory).
         (void)harena::detail::guarded(arena->user_context, "halide_device_malloc", [&] {
             harena::detail::report_notice(

@@ -85,9 +85,9 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->device_interface = device_interface;
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
-    arena->debug = options.debug != 0;
-    arena->grow = options.grow != 0;
-    arena->guard = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
+    arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
+    arena->records.configure(options.debug != 0, options.guard != 0);
+    arena->growth.configure(options.grow != 0);
     update_watched(*arena);
     if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
         delete arena;
@@ -217,9 +217,9 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     a->backing = Backing::user;
     a->base = base;
     a->capacity = capacity;
-    nvtx_heap_register(*a, address, size);
+    nvtx_attach(*a, address, size);
     if (int err = publish(a, arena, function)) {
-        nvtx_heap_unregister(*a);
+        nvtx_detach(*a);
         delete a;
         return err;
     }
@@ -240,7 +240,7 @@ int harena_destroy(harena_arena *arena) {
     }
     unregister_arena(arena);
     arena->magic = 0;
-    release_cuda_stream(*arena);
+    arena->cuda.release_stream();
     switch (arena->backing) {
     case Backing::host:
         host_release(*arena);
@@ -249,9 +249,9 @@ int harena_destroy(harena_arena *arena) {
         device_release(*arena);
         break;
     case Backing::user:
-        nvtx_heap_unregister(*arena);
+        nvtx_detach(*arena);
         break;
-    case Backing::measure:
+    case Backing::none:
         break;
     }
     delete arena;
@@ -270,7 +270,7 @@ int harena_get_info(const harena_arena *arena, harena_info *info) {
     info->capacity = arena->capacity;
     info->alignment = arena->alignment;
     info->overflow_policy = arena->overflow_policy;
-    info->debug = arena->debug ? 1 : 0;
+    info->debug = arena->records.debug() ? 1 : 0;
     info->owns_memory = arena->backing == Backing::host || arena->backing == Backing::device ? 1 : 0;
     return HARENA_OK;
 }

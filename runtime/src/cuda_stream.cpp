@@ -37,32 +37,32 @@ harena_arena *arena_of(void *user_context) {
 
 int acquire_context(void *user_context, void **ctx, bool create) {
     if (harena_arena *arena = arena_of(user_context)) {
-        if (arena->cuda.context != nullptr) {
-            *ctx = arena->cuda.context;
+        if (arena->cuda.get().context != nullptr) {
+            *ctx = arena->cuda.get().context;
             return 0;
         }
-        user_context = arena->cuda.user_context;
+        user_context = arena->cuda.get().user_context;
     }
     return previous.acquire(user_context, ctx, create);
 }
 
 int release_context(void *user_context) {
     if (harena_arena *arena = arena_of(user_context)) {
-        if (arena->cuda.context != nullptr) {
+        if (arena->cuda.get().context != nullptr) {
             return 0;
         }
-        user_context = arena->cuda.user_context;
+        user_context = arena->cuda.get().user_context;
     }
     return previous.release(user_context);
 }
 
 int get_stream(void *user_context, void *ctx, void **stream) {
     if (harena_arena *arena = arena_of(user_context)) {
-        if (arena->cuda.stream != nullptr) {
-            *stream = arena->cuda.stream;
+        if (arena->cuda.get().stream != nullptr) {
+            *stream = arena->cuda.get().stream;
             return 0;
         }
-        user_context = arena->cuda.user_context;
+        user_context = arena->cuda.get().user_context;
     }
     return previous.get_stream(user_context, ctx, stream);
 }
@@ -84,8 +84,8 @@ int check_idle(const harena_arena &arena, const char *function) {
 
 }  // namespace
 
-StreamContextScope::StreamContextScope(const harena_arena &arena) {
-    void *ctx = arena.owns_stream ? arena.stream_context : arena.cuda.context;
+StreamContextScope::StreamContextScope(const CudaBinding &cuda) {
+    void *ctx = cuda.owns_stream_ ? cuda.stream_context_ : cuda.binding_.context;
     const CudaDriver *d = cuda_driver();
     pushed_ = ctx != nullptr && d != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
 }
@@ -97,15 +97,27 @@ StreamContextScope::~StreamContextScope() {
     }
 }
 
-void release_cuda_stream(harena_arena &arena) {
-    if (arena.owns_stream && arena.cuda.stream != nullptr) {
+void CudaBinding::release_stream() {
+    if (owns_stream_ && binding_.stream != nullptr) {
         const CudaDriver *d = cuda_driver();
-        StreamContextScope in_context(arena);
-        (void)d->stream_destroy(static_cast<CUstream>(arena.cuda.stream));
+        StreamContextScope in_context(*this);
+        (void)d->stream_destroy(static_cast<CUstream>(binding_.stream));
     }
-    arena.owns_stream = false;
-    arena.stream_context = nullptr;
-    arena.cuda.stream = nullptr;
+    owns_stream_ = false;
+    stream_context_ = nullptr;
+    binding_.stream = nullptr;
+}
+
+void CudaBinding::set(const harena_cuda_binding &binding) {
+    release_stream();
+    binding_ = binding;
+}
+
+void CudaBinding::adopt_stream(void *stream, void *context) {
+    release_stream();
+    binding_.stream = stream;
+    owns_stream_ = true;
+    stream_context_ = context;
 }
 
 }  // namespace harena::detail
@@ -136,8 +148,7 @@ int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *bind
     if (int err = check_idle(*arena, function)) {
         return err;
     }
-    release_cuda_stream(*arena);
-    arena->cuda = binding != nullptr ? *binding : harena_cuda_binding{};
+    arena->cuda.set(binding != nullptr ? *binding : harena_cuda_binding{});
     return HARENA_OK;
 }
 
@@ -148,7 +159,7 @@ int harena_get_cuda_binding(const harena_arena *arena, harena_cuda_binding *bind
     if (binding == nullptr) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_get_cuda_binding: binding is NULL");
     }
-    *binding = arena->cuda;
+    *binding = arena->cuda.get();
     return HARENA_OK;
 }
 
@@ -168,7 +179,7 @@ int harena_create_cuda_stream(harena_arena *arena) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: the CUDA driver (libcuda) is not loaded or lacks the stream functions", function);
     }
-    release_cuda_stream(*arena);
+    arena->cuda.release_stream();
     // The context the arena's pipelines will run in: the binding's, or what
     // the hooks before the runtime's give (Halide's own context by default).
     void *ctx = nullptr;
@@ -189,9 +200,7 @@ int harena_create_cuda_stream(harena_arena *arena) {
         return report_error(arena->user_context, HARENA_ERROR_DEVICE_MALLOC_FAILED,
                             "%s: cuStreamCreate failed with CUDA error %d", function, err);
     }
-    arena->cuda.stream = stream;
-    arena->owns_stream = true;
-    arena->stream_context = ctx;
+    arena->cuda.adopt_stream(stream, ctx);
     return HARENA_OK;
 }
 
@@ -200,14 +209,14 @@ int harena_cuda_synchronize(harena_arena *arena) {
     if (int err = check_live(arena, function, nullptr)) {
         return err;
     }
-    if (arena->cuda.stream == nullptr) {
+    if (arena->cuda.get().stream == nullptr) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: arena %p has no stream; its pipelines run on Halide's default stream", function,
                             static_cast<void *>(arena));
     }
     const CudaDriver *d = cuda_driver();
-    StreamContextScope in_context(*arena);
-    const int err = d->stream_synchronize(static_cast<CUstream>(arena->cuda.stream));
+    StreamContextScope in_context(arena->cuda);
+    const int err = d->stream_synchronize(static_cast<CUstream>(arena->cuda.get().stream));
     return err == 0 ? HARENA_OK : report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
 }
 

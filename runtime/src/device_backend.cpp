@@ -83,7 +83,7 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
     // The whole allocation, of which the arena is a part: a checker then
     // knows every byte of it as the heap's (replacing the old region's heap
     // before that is freed).
-    nvtx_heap_register(arena, buf.device, rows * arena.alignment);
+    nvtx_attach(arena, buf.device, rows * arena.alignment);
     if (replacing) {
         free_region(arena, old);
     }
@@ -91,7 +91,7 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
 }
 
 void device_release(harena_arena &arena) {
-    nvtx_heap_unregister(arena);
+    nvtx_detach(arena);
     free_region(arena, arena.device_buffer);
 }
 

@@ -1,6 +1,5 @@
 // The frame stack: push reserves from the top, pop returns the top to where
 // the frame began. Not concurrent with allocations in the same arena.
-#include <algorithm>
 #include <string>
 
 #include "arena.h"
@@ -10,49 +9,46 @@ namespace harena::detail {
 
 namespace {
 
-// Debug and guard modes: forgets the record of every allocation in the
-// popping frame; debug mode reports each one first.
-int drop_records_at_pop(harena_arena &arena, const Frame &frame) {
-    std::lock_guard<std::mutex> lock(arena.live_mutex);
-    int result = HARENA_OK;
-    for (const LiveAllocation &a : arena.live) {
-        if (arena.debug && a.offset >= frame.offset) {
-            result = report_error(arena.user_context, HARENA_ERROR_ALIVE_AT_POP,
-                                  "harena: frame #%llu popped while %s (%s at offset %llu) is still alive; "
-                                  "its memory will be reused, so free it before the frame ends",
-                                  static_cast<unsigned long long>(frame.id), a.name.c_str(),
-                                  bytes_text(a.bytes).text, static_cast<unsigned long long>(a.offset));
-        }
-    }
-    arena.live.erase(std::remove_if(arena.live.begin(), arena.live.end(),
-                                    [&](const LiveAllocation &a) { return a.offset >= frame.offset; }),
-                     arena.live.end());
-    return result;
-}
-
 // Guard mode: a band at the start of a frame a scope or harena_push opens
 // (planned pipelines lay out their own) and one after its reservation.
 // The reservation's band starts at its last byte asked for.
 int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t reserved) {
     const std::string frame = "frame #" + std::to_string(f.id);
-    int result = guard_slice(arena, nullptr,
-                             GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
+    const GuardCall call = guard_call(arena, nullptr);
+    int result = arena.guards.slice(arena, call,
+                                    GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
     if (reserved != 0 && result == HARENA_OK) {
         const uint64_t start = f.offset + lead;
-        result = guard_slice(arena, nullptr,
-                             GuardBand{start, start + reserved, f.offset + f.reserved, false,
-                                       "the reservation of " + frame, ""});
+        result = arena.guards.slice(arena, call,
+                                    GuardBand{start, start + reserved, f.offset + f.reserved, false,
+                                              "the reservation of " + frame, ""});
     }
     return result;
+}
+
+// Moves each buffer that still holds a slice of the popping frame (addresses
+// from `frame_base` on) out of the arena (slice_log.h), and counts it.
+void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
+    SuspendScopes suspend;
+    arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
+        arena.records.forget(address - arena.base);
+        // A buffer detached by other means no longer holds the slice.
+        if (buf->device == address && buf->device_interface == arena.device_interface) {
+            uint64_t bytes = 0;
+            if (evict_buffer(arena.user_context, arena.device_interface, frame_id, buf, address, &bytes) == HARENA_OK) {
+                arena.stats.eviction(bytes);
+            }
+        }
+    });
 }
 
 }  // namespace
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
-    const bool banded = arena.guard != 0 && !pipeline;
-    const uint64_t lead = banded ? arena.guard : 0;
-    const uint64_t trail = banded && reserve_bytes != 0 ? arena.guard : 0;
+    const bool banded = arena.band_bytes != 0 && !pipeline;
+    const uint64_t lead = banded ? arena.band_bytes : 0;
+    const uint64_t trail = banded && reserve_bytes != 0 ? arena.band_bytes : 0;
     // Bands are below 2^40; a reservation that large is refused below anyway.
     const uint64_t wanted = reserve_bytes < kMaxCapacity ? lead + reserve_bytes + trail : reserve_bytes;
     make_room(arena, wanted, function);
@@ -66,7 +62,7 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     const uint64_t offset = top_of(arena);
     const uint64_t left = arena.capacity - offset;
     if (wanted > left || round_up(wanted, arena.alignment) > left) {
-        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        arena.stats.overflow();
         return report_error(arena.user_context, HARENA_ERROR_OVERFLOW,
                             "%s: cannot reserve %s: %s left of %s (%s in use by %u frame(s))", function,
                             bytes_text(wanted).text, bytes_text(left).text, bytes_text(arena.capacity).text,
@@ -80,12 +76,11 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
     f.pipeline = pipeline;
     f.scope_owned = false;
     if (arena.nvtx != nullptr && reserved != 0) {
-        nvtx_reservation_register(arena, arena.base + offset + lead, reserved);
+        nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
     }
     set_top(arena, offset + f.reserved);
     arena.depth.store(depth + 1, std::memory_order_relaxed);
-    arena.frames_pushed++;
-    arena.max_depth = std::max(arena.max_depth, depth + 1);
+    arena.stats.pushed(depth + 1);
     raise_high_water(arena, offset + f.reserved);
     if (frame != nullptr) {
         *frame = harena_frame{f.id, arena.base + offset + lead};
@@ -131,13 +126,13 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // Bands are checked while the frame's bytes are still as the pipeline
     // left them. Buffers that outlive the frame leave it next, so that debug
     // mode reports only what nothing can move.
-    const int guard = arena.guard != 0 ? guard_pop(arena, top.offset) : HARENA_OK;
+    const int guard = arena.band_bytes != 0 ? arena.guards.pop(arena, guard_call(arena, nullptr), top.offset) : HARENA_OK;
     evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
     if (arena.nvtx != nullptr) {
-        nvtx_frame_popped(arena, arena.base + top.offset);
+        nvtx_frame_popped(*arena.nvtx, arena.base + top.offset);
     }
-    const int debug = keeps_records(arena) ? drop_records_at_pop(arena, top) : HARENA_OK;
+    const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);

@@ -52,7 +52,7 @@ std::string key_of(const harena_arena &arena, const void *bytes, size_t size, ha
     append(key, &arena);
     append(key, arena.generation);
     append(key, top_of(arena));
-    append(key, arena.cuda.stream);
+    append(key, arena.cuda.stream());
     for (int i = 0; i < count; i++) {
         const halide_buffer_t &b = *buffers[i];
         append(key, b.device);
@@ -122,25 +122,24 @@ int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_gr
 std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
                                              int *result) {
     harena_arena &arena = *cache.arena;
-    void *stream = arena.cuda.stream;
+    void *stream = arena.cuda.stream();
     // Before the context and the capture: no thread's drain may run while it lasts.
     nvtx_capturing(true);
-    StreamContextScope in_context(arena);
+    StreamContextScope in_context(arena.cuda);
     if (backend.begin_capture(stream) != 0) {
         nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
     }
-    arena.capture.active = true;
-    arena.capture.entered = arena.capture.refused = false;
+    arena.capture.begin();
     const uint64_t allocations = allocation_total(arena);
     *result = call(&arena, closure);
     const bool allocated = allocation_total(arena) != allocations;
-    arena.capture.active = false;
+    const Capture::Seen seen = arena.capture.end();
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
     nvtx_capturing(false);
     e.graph = graph;
-    if (arena.capture.refused) {
+    if (seen.refused) {
         return HARENA_GRAPH_NOT_CAPTURABLE;
     }
     if (ended != 0 || graph == nullptr) {
@@ -149,7 +148,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     if (*result != 0) {
         return HARENA_GRAPH_PIPELINE_FAILED;
     }
-    if (!arena.capture.entered) {
+    if (!seen.entered) {
         return HARENA_GRAPH_NOT_PLANNED;
     }
     if (allocated) {
@@ -163,7 +162,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
 }
 
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
-    StreamContextScope in_context(*cache.arena);
+    StreamContextScope in_context(cache.arena->cuda);
     // The graph runs the captured call's kernels without the call's frame:
     // under a memory checker the bytes above the top, where that frame lay
     // (the key holds the top), are one live region for the launch.
@@ -171,11 +170,11 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     const uint64_t top = arena.base + top_of(arena);
     const bool checked = arena.nvtx != nullptr && top < arena.base + arena.capacity;
     if (checked) {
-        nvtx_reservation_register(arena, top, arena.base + arena.capacity - top);
+        nvtx_reservation_register(*arena.nvtx, top, arena.base + arena.capacity - top);
     }
-    const int err = backend.launch(e.exec, arena.cuda.stream);
+    const int err = backend.launch(e.exec, arena.cuda.stream());
     if (checked) {
-        nvtx_frame_popped(arena, top);
+        nvtx_frame_popped(*arena.nvtx, top);
     }
     if (err != 0) {
         return report_error(cache.arena->user_context, halide_error_code_device_run_failed,
@@ -288,7 +287,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
     if (backend == nullptr) {
         return fall_back(c, HARENA_GRAPH_NO_DRIVER, call, closure, outcome);
     }
-    if (arena.cuda.stream == nullptr) {
+    if (arena.cuda.stream() == nullptr) {
         return fall_back(c, HARENA_GRAPH_NO_STREAM, call, closure, outcome);
     }
     for (int i = 0; i < buffer_count; i++) {

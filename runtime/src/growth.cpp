@@ -15,24 +15,30 @@ bool owns_memory(const harena_arena &arena) {
     return arena.backing == Backing::host || arena.backing == Backing::device;
 }
 
-bool idle(const harena_arena &arena) {
-    return arena.depth.load(std::memory_order_relaxed) == 0 &&
-           arena.attached_scopes.load(std::memory_order_relaxed) == 0;
-}
-
 int replace_region(harena_arena &arena, uint64_t capacity) {
     return arena.backing == Backing::device ? device_acquire(arena, capacity) : host_acquire(arena, capacity);
 }
 
 }  // namespace
 
+void Growth::want(uint64_t capacity) {
+    uint64_t seen = wanted_.load(std::memory_order_relaxed);
+    while (capacity > seen && !wanted_.compare_exchange_weak(seen, capacity, std::memory_order_relaxed)) {
+    }
+}
+
+void Growth::grew() {
+    wanted_.store(0, std::memory_order_relaxed);
+    grows_++;
+}
+
 void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function) {
     // A frame larger than any arena fails whatever the region, so it asks
     // for no growth (and the rounding below cannot wrap).
-    if (!arena.grow || !owns_memory(arena) || !idle(arena) || reserve_bytes > kMaxCapacity) {
+    if (!arena.growth.on() || !owns_memory(arena) || !idle(arena) || reserve_bytes > kMaxCapacity) {
         return;
     }
-    const uint64_t needed = std::max(round_up(reserve_bytes, arena.alignment), arena.wanted.load());
+    const uint64_t needed = std::max(round_up(reserve_bytes, arena.alignment), arena.growth.wanted());
     if (needed <= arena.capacity) {
         return;
     }
@@ -45,8 +51,7 @@ void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function
                       static_cast<void *>(&arena), bytes_text(old_capacity).text, bytes_text(capacity).text);
         return;
     }
-    arena.wanted.store(0, std::memory_order_relaxed);
-    arena.grows++;
+    arena.growth.grew();
 }
 
 }  // namespace harena::detail

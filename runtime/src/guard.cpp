@@ -6,10 +6,11 @@
 // bytes, so a dead buffer's band may lie inside a new buffer), and when its
 // frame pops. Whatever wrote it wrote outside a buffer: the report names the
 // buffer, the pipeline where known and how far past the end the damage goes.
-#include <algorithm>
-#include <vector>
+#include "guard.h"
 
-#include "arena.h"
+#include <algorithm>
+
+#include "arena_core.h"
 #include "device_bytes.h"
 #include "errors.h"
 
@@ -19,37 +20,26 @@ namespace {
 
 constexpr uint8_t kPattern = 0xA5;
 
-// The context for the band's device copies, so that they go on the stream
-// the kernels used: the caller's (a planned pipeline passes the arena), else
-// the arena itself where it carries a stream (the CUDA hooks answer for it),
-// else the arena creator's.
-void *context_for(harena_arena &arena, void *user_context) {
-    if (user_context != nullptr) {
-        return user_context;
-    }
-    return arena.cuda.stream != nullptr ? static_cast<void *>(&arena) : arena.user_context;
-}
-
-int fill(harena_arena &arena, void *uc, const GuardBand &band) {
+int fill(const ArenaCore &arena, GuardCall call, const GuardBand &band) {
+    void *uc = call.user_context;
     const uint64_t bytes = band.end - band.begin;
     if (arena.device_interface == nullptr) {
         std::fill_n(reinterpret_cast<uint8_t *>(arena.base + band.begin), bytes, kPattern);
         return HARENA_OK;
     }
     const std::vector<uint8_t> pattern(bytes, kPattern);
-    if (int err = copy_bytes_to_device(context_for(arena, uc), arena.device_interface, pattern.data(),
+    if (int err = copy_bytes_to_device(call.copy_context, arena.device_interface, pattern.data(),
                                        arena.base + band.begin, bytes)) {
         return report_error(uc, err,
                             "harena: guard mode could not fill the %s band after %s at offset %llu of arena %p "
                             "(device copy error %d)",
                             bytes_text(bytes).text, band.buffer.c_str(),
-                            static_cast<unsigned long long>(band.begin), static_cast<void *>(&arena), err);
+                            static_cast<unsigned long long>(band.begin), static_cast<const void *>(&arena), err);
     }
     return HARENA_OK;
 }
 
-int report_damage(harena_arena &arena, void *uc, const GuardBand &band, uint64_t first, uint64_t last) {
-    arena.guard_damaged++;
+int report_damage(const ArenaCore &arena, void *uc, const GuardBand &band, uint64_t first, uint64_t last) {
     const char *pipeline = band.pipeline.empty() ? "the program" : band.pipeline.c_str();
     const unsigned long long changed = last - first + 1;
     if (band.before) {
@@ -60,7 +50,7 @@ int report_damage(harena_arena &arena, void *uc, const GuardBand &band, uint64_t
                             "harena: guard band damaged: %s wrote before %s (offset %llu of arena %p): %llu "
                             "byte(s) changed, from %llu to %llu bytes before it; a stage writes outside a buffer",
                             pipeline, band.buffer.c_str(), static_cast<unsigned long long>(band.end),
-                            static_cast<void *>(&arena), changed, static_cast<unsigned long long>(size - last),
+                            static_cast<const void *>(&arena), changed, static_cast<unsigned long long>(size - last),
                             static_cast<unsigned long long>(size - first));
     }
     return report_error(uc, HARENA_ERROR_GUARD_DAMAGED,
@@ -68,24 +58,27 @@ int report_damage(harena_arena &arena, void *uc, const GuardBand &band, uint64_t
                         "%llu byte(s) of the band after it changed, from %llu to %llu bytes past its end; a stage "
                         "writes outside the buffer",
                         pipeline, band.buffer.c_str(), bytes_text(band.begin - band.slice).text,
-                        static_cast<unsigned long long>(band.slice), static_cast<void *>(&arena), changed,
+                        static_cast<unsigned long long>(band.slice), static_cast<const void *>(&arena), changed,
                         static_cast<unsigned long long>(first + 1), static_cast<unsigned long long>(last + 1));
 }
 
-int check(harena_arena &arena, void *uc, const GuardBand &band) {
-    arena.guard_checks++;
+}  // namespace
+
+int GuardBands::check(const ArenaCore &arena, GuardCall call, const GuardBand &band) {
+    void *uc = call.user_context;
+    checks_.fetch_add(1, std::memory_order_relaxed);
     const uint64_t bytes = band.end - band.begin;
     std::vector<uint8_t> device_copy;
     const uint8_t *seen = reinterpret_cast<const uint8_t *>(arena.base + band.begin);
     if (arena.device_interface != nullptr) {
         device_copy.resize(bytes);
-        if (int err = copy_bytes_to_host(context_for(arena, uc), arena.device_interface, arena.base + band.begin,
+        if (int err = copy_bytes_to_host(call.copy_context, arena.device_interface, arena.base + band.begin,
                                          device_copy.data(), bytes)) {
             return report_error(uc, err,
                                 "harena: guard mode could not read the band after %s at offset %llu of arena %p "
                                 "(device copy error %d)",
                                 band.buffer.c_str(), static_cast<unsigned long long>(band.begin),
-                                static_cast<void *>(&arena), err);
+                                static_cast<const void *>(&arena), err);
         }
         seen = device_copy.data();
     }
@@ -98,19 +91,19 @@ int check(harena_arena &arena, void *uc, const GuardBand &band) {
                                        differs)
                               .base() -
                           1;
+    damaged_.fetch_add(1, std::memory_order_relaxed);
     return report_damage(arena, uc, band, static_cast<uint64_t>(first - seen), static_cast<uint64_t>(last - seen));
 }
 
 // Checks and forgets the bands `pick` selects; the first failure is returned.
 template<typename Pick>
-int check_and_forget(harena_arena &arena, void *uc, Pick &&pick) {
+int GuardBands::check_and_forget(const ArenaCore &arena, GuardCall call, Pick &&pick) {
     int result = HARENA_OK;
-    auto &bands = arena.guard_bands;
-    for (auto it = bands.begin(); it != bands.end();) {
+    for (auto it = bands_.begin(); it != bands_.end();) {
         if (pick(*it)) {
-            const int err = check(arena, uc, *it);
+            const int err = check(arena, call, *it);
             result = result ? result : err;
-            it = bands.erase(it);
+            it = bands_.erase(it);
         } else {
             ++it;
         }
@@ -118,94 +111,50 @@ int check_and_forget(harena_arena &arena, void *uc, Pick &&pick) {
     return result;
 }
 
-}  // namespace
-
 // The three below copy device bands through host vectors and keep a list of
 // bands: without host memory they report HARENA_ERROR_OUT_OF_MEMORY.
-int guard_slice(harena_arena &arena, void *uc, GuardBand band) {
-    return guarded(uc, "harena guard mode (a new slice's band)", [&] {
-        std::lock_guard<std::mutex> lock(arena.guard_mutex);
+int GuardBands::slice(const ArenaCore &arena, GuardCall call, GuardBand band) {
+    return guarded(call.user_context, "harena guard mode (a new slice's band)", [&] {
+        std::lock_guard<std::mutex> lock(mutex_);
         // Bands of slices whose bytes this one reuses: those buffers are dead.
-        int result = check_and_forget(arena, uc,
+        int result = check_and_forget(arena, call,
                                       [&](const GuardBand &b) { return b.slice < band.end && band.slice < b.end; });
-        if (int err = fill(arena, uc, band)) {
+        if (int err = fill(arena, call, band)) {
             return err;
         }
-        arena.guard_bands.push_back(std::move(band));
+        bands_.push_back(std::move(band));
         return result;
     });
 }
 
-int guard_release(harena_arena &arena, void *uc, uint64_t slice) {
-    return guarded(uc, "harena guard mode (a freed slice's band)", [&]() -> int {
-        std::lock_guard<std::mutex> lock(arena.guard_mutex);
-        auto &bands = arena.guard_bands;
-        for (auto it = bands.rbegin(); it != bands.rend(); ++it) {
+int GuardBands::release(const ArenaCore &arena, GuardCall call, uint64_t slice) {
+    return guarded(call.user_context, "harena guard mode (a freed slice's band)", [&]() -> int {
+        std::lock_guard<std::mutex> lock(mutex_);
+        for (auto it = bands_.rbegin(); it != bands_.rend(); ++it) {
             if (it->slice == slice) {
                 const GuardBand band = std::move(*it);
-                bands.erase(std::next(it).base());
-                return check(arena, uc, band);
+                bands_.erase(std::next(it).base());
+                return check(arena, call, band);
             }
         }
         return HARENA_OK;
     });
 }
 
-int guard_pop(harena_arena &arena, uint64_t frame_offset) {
+int GuardBands::pop(const ArenaCore &arena, GuardCall call, uint64_t frame_offset) {
     return guarded(arena.user_context, "harena guard mode (a popping frame's bands)", [&] {
-        std::lock_guard<std::mutex> lock(arena.guard_mutex);
-        return check_and_forget(arena, nullptr, [&](const GuardBand &b) { return b.slice >= frame_offset; });
+        std::lock_guard<std::mutex> lock(mutex_);
+        return check_and_forget(arena, call, [&](const GuardBand &b) { return b.slice >= frame_offset; });
     });
+}
+
+GuardCounts GuardBands::counts() const {
+    return GuardCounts{checks_.load(std::memory_order_relaxed), damaged_.load(std::memory_order_relaxed)};
+}
+
+void GuardBands::reset_counts() {
+    checks_.store(0, std::memory_order_relaxed);
+    damaged_.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace harena::detail
-
-using namespace harena::detail;
-
-extern "C" {
-
-uint64_t harena_pipeline_guard_bytes(void *user_context) {
-    if (user_context == nullptr || !is_registered(user_context)) {
-        return 0;
-    }
-    return static_cast<const harena_arena *>(user_context)->guard;
-}
-
-int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
-                       uint64_t bytes, uint64_t band_bytes) {
-    if (int err = check_live(user_context, "harena_guard_slice", user_context)) {
-        return err;
-    }
-    harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.guard == 0 || band_bytes == 0) {
-        return HARENA_OK;
-    }
-    if (!contains(arena, address) || bytes + band_bytes > arena.capacity - (address - arena.base)) {
-        return report_error(user_context, HARENA_ERROR_NOT_IN_ARENA,
-                            "harena_guard_slice: the slice of %s at 0x%llx with its band (%llu + %llu bytes) is not "
-                            "inside arena %p",
-                            buffer ? buffer : "a buffer", static_cast<unsigned long long>(address),
-                            static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(band_bytes),
-                            user_context);
-    }
-    return guarded(user_context, "harena_guard_slice", [&] {
-        const uint64_t slice = address - arena.base;
-        GuardBand band{slice, slice + bytes, slice + bytes + band_bytes, false,
-                       std::string("buffer '") + (buffer ? buffer : "?") + "'",
-                       std::string("pipeline '") + (pipeline ? pipeline : "?") + "'"};
-        return guard_slice(arena, user_context, std::move(band));
-    });
-}
-
-int harena_guard_check(void *user_context, uint64_t address) {
-    if (int err = check_live(user_context, "harena_guard_check", user_context)) {
-        return err;
-    }
-    harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.guard == 0 || !contains(arena, address)) {
-        return HARENA_OK;
-    }
-    return guard_release(arena, user_context, address - arena.base);
-}
-
-}  // extern "C"

@@ -5,6 +5,19 @@
 #include "arena.h"
 #include "errors.h"
 
+namespace harena::detail {
+
+bool Measure::take(uint64_t bytes, uint64_t worst_case_bytes) {
+    if (!on_) {
+        return false;
+    }
+    bytes_ = bytes;
+    worst_case_bytes_ = worst_case_bytes;
+    return true;
+}
+
+}  // namespace harena::detail
+
 using namespace harena::detail;
 
 extern "C" {
@@ -22,7 +35,7 @@ int harena_create_measuring(harena_arena **arena) {
     if (a == nullptr) {
         return report_error(nullptr, HARENA_ERROR_OUT_OF_MEMORY, "harena_create_measuring: out of host memory");
     }
-    a->backing = Backing::measure;
+    a->measure.start();  // no memory: the backing stays none
     if (int err = publish(a, arena, "harena_create_measuring")) {
         delete a;
         return err;
@@ -34,16 +47,16 @@ int harena_measured_bytes(const harena_arena *arena, uint64_t *bytes, uint64_t *
     if (int err = check_live(arena, "harena_measured_bytes", nullptr)) {
         return err;
     }
-    if (arena->backing != Backing::measure) {
+    if (!arena->measure.on()) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "harena_measured_bytes: arena %p is not a measuring arena (harena_create_measuring)",
                             static_cast<const void *>(arena));
     }
     if (bytes != nullptr) {
-        *bytes = arena->measured_bytes;
+        *bytes = arena->measure.bytes();
     }
     if (worst_case_bytes != nullptr) {
-        *worst_case_bytes = arena->measured_worst_case_bytes;
+        *worst_case_bytes = arena->measure.worst_case_bytes();
     }
     return HARENA_OK;
 }

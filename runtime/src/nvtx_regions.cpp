@@ -1,5 +1,4 @@
-// The heap and regions of each device arena, as told to the tool, and the
-// entry point planned pipelines declare their slices with.
+// The heap and regions of each device arena, as told to the tool.
 #include "nvtx_regions.h"
 
 #include <map>
@@ -8,7 +7,6 @@
 #include <new>
 #include <vector>
 
-#include "arena.h"
 #include "cuda_driver.h"
 #include "errors.h"
 #include "nvtx_client.h"
@@ -150,9 +148,10 @@ void register_locked(const MemApi &api, NvtxHeap &heap, uint64_t address, uint64
 
 // A slice the frame's pusher placed itself: the reservation holding it stops
 // being one region, leaving only the slices registered in it accessible.
-void register_planned(harena_arena &arena, uint64_t address, uint64_t bytes) {
+}  // namespace
+
+void nvtx_planned_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     const MemApi &api = *mem_api();
-    NvtxHeap &heap = *arena.nvtx;
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto it = heap.regions.upper_bound(address);
     if (it != heap.regions.begin()) {
@@ -166,14 +165,12 @@ void register_planned(harena_arena &arena, uint64_t address, uint64_t bytes) {
     }
 }
 
-}  // namespace
-
-void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
-    const MemApi *api = arena.device_interface != nullptr ? mem_api() : nullptr;
+void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, uint64_t bytes) {
+    const MemApi *api = mem_api();
     if (api == nullptr) {
         return;
     }
-    nvtx_heap_unregister(arena);
+    nvtx_heap_unregister(heap, owner);
     const nvtxMemVirtualRangeDesc_t range{bytes, reinterpret_cast<const void *>(address)};
     // A sub-allocator heap: its memory may be accessed only inside its
     // registered regions. Category and message stay 0: unnamed.
@@ -189,7 +186,7 @@ void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
         InHalideContext in_context;
         handle = api->heap_register(api->domain, &desc);
     }
-    trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", static_cast<void *>(&arena),
+    trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", owner,
           static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes), handle);
     // nvToolsExtMem.h: NVTX_MEM_HEAP_HANDLE_NO_TOOL ((intptr_t)-1), or NULL
     // (NVTX_MEM_HEAP_HANDLE_PROCESS_WIDE, never a heap of its own).
@@ -197,28 +194,25 @@ void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
         trace("the tool refused the heap: the arena's slices are not registered");
         return;
     }
-    arena.nvtx = new (std::nothrow) NvtxHeap{handle, {}, {}};
-    update_watched(arena);
-    if (arena.nvtx == nullptr) {
+    heap = new (std::nothrow) NvtxHeap{handle, {}, {}};
+    if (heap == nullptr) {
         api->heap_unregister(api->domain, handle);
     }
 }
 
-void nvtx_heap_unregister(harena_arena &arena) {
-    if (arena.nvtx == nullptr) {
+void nvtx_heap_unregister(NvtxHeap *&heap, const void *owner) {
+    if (heap == nullptr) {
         return;
     }
     const MemApi &api = *mem_api();
     // Unregistering the heap ends its regions (nvToolsExtMem.h).
-    trace("arena %p: heap %p unregistered with %zu live region(s)", static_cast<void *>(&arena), arena.nvtx->handle,
-          arena.nvtx->regions.size());
+    trace("arena %p: heap %p unregistered with %zu live region(s)", owner, heap->handle, heap->regions.size());
     {
         InHalideContext in_context(true);
-        api.heap_unregister(api.domain, arena.nvtx->handle);
+        api.heap_unregister(api.domain, heap->handle);
     }
-    delete arena.nvtx;
-    arena.nvtx = nullptr;
-    update_watched(arena);
+    delete heap;
+    heap = nullptr;
 }
 
 void nvtx_capturing(bool now) {
@@ -233,23 +227,20 @@ void nvtx_capturing(bool now) {
     capturing = now;
 }
 
-void nvtx_region_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
+void nvtx_region_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     if (bytes == 0) {
         return;
     }
-    NvtxHeap &heap = *arena.nvtx;
     std::lock_guard<std::mutex> lock(heap.mutex);
     register_locked(*mem_api(), heap, address, bytes, false);
 }
 
-void nvtx_reservation_register(harena_arena &arena, uint64_t address, uint64_t bytes) {
-    NvtxHeap &heap = *arena.nvtx;
+void nvtx_reservation_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     std::lock_guard<std::mutex> lock(heap.mutex);
     register_locked(*mem_api(), heap, address, bytes, true);
 }
 
-void nvtx_region_unregister(harena_arena &arena, uint64_t address) {
-    NvtxHeap &heap = *arena.nvtx;
+void nvtx_region_unregister(NvtxHeap &heap, uint64_t address) {
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto it = heap.regions.find(address);
     if (it != heap.regions.end() && !it->second.reservation) {
@@ -257,8 +248,7 @@ void nvtx_region_unregister(harena_arena &arena, uint64_t address) {
     }
 }
 
-void nvtx_frame_popped(harena_arena &arena, uint64_t base) {
-    NvtxHeap &heap = *arena.nvtx;
+void nvtx_frame_popped(NvtxHeap &heap, uint64_t base) {
     std::lock_guard<std::mutex> lock(heap.mutex);
     const auto first = heap.regions.lower_bound(base);
     if (first == heap.regions.end()) {
@@ -283,36 +273,3 @@ void nvtx_frame_popped(harena_arena &arena, uint64_t base) {
 }
 
 }  // namespace harena::detail
-
-using namespace harena::detail;
-
-extern "C" int harena_nvtx_attached(void) {
-    return nvtx::attached() ? 1 : 0;
-}
-
-extern "C" int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live) {
-    if (!nvtx::attached()) {
-        return HARENA_OK;
-    }
-    const char *function = "harena_nvtx_region";
-    if (int err = check_live(user_context, function, user_context)) {
-        return err;
-    }
-    harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.nvtx == nullptr) {
-        return HARENA_OK;
-    }
-    if (!contains(arena, address) || bytes > arena.base + arena.capacity - address) {
-        return report_error(user_context, HARENA_ERROR_NOT_IN_ARENA,
-                            "%s: [0x%llx, +%llu) does not lie in arena %p [0x%llx, 0x%llx)", function,
-                            static_cast<unsigned long long>(address), static_cast<unsigned long long>(bytes),
-                            user_context, static_cast<unsigned long long>(arena.base),
-                            static_cast<unsigned long long>(arena.base + arena.capacity));
-    }
-    if (live) {
-        register_planned(arena, address, bytes);
-    } else {
-        nvtx_region_unregister(arena, address);
-    }
-    return HARENA_OK;
-}

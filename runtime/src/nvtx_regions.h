@@ -8,41 +8,43 @@
 // reports whether or not they describe their slices.
 //
 // Only device arenas register, and only while a tool is attached
-// (nvtx_client.h): otherwise harena_arena::nvtx stays null and each hook in
-// the allocation paths is that one null test.
+// (nvtx_client.h): otherwise the arena's heap pointer stays null, and the
+// arena's "watched" test keeps the allocation paths from every hook.
 #pragma once
 
 #include <cstdint>
-
-struct harena_arena;
 
 namespace harena::detail {
 
 // A device arena's heap and its live regions (nvtx_regions.cpp).
 struct NvtxHeap;
 
-// The arena's device memory, [address, address + bytes) (the whole device
-// allocation: it contains [base, base + capacity)), becomes its heap,
-// replacing the one it had. The first call looks for the tool. Device arenas
-// only; a no-op without a tool.
-void nvtx_heap_register(harena_arena &arena, uint64_t address, uint64_t bytes);
+// The device arena's memory, [address, address + bytes) (the whole device
+// allocation: it contains the arena's region), becomes `heap`, replacing the
+// one it had; heap stays null without a tool. The first call looks for the
+// tool. owner names the arena in the trace.
+void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, uint64_t bytes);
 
-// Before the arena's memory is freed or the arena destroyed; a no-op without a heap.
-void nvtx_heap_unregister(harena_arena &arena);
+// Before the arena's memory is freed or the arena destroyed; a no-op
+// without a heap. Leaves heap null.
+void nvtx_heap_unregister(NvtxHeap *&heap, const void *owner);
 
-// With arena.nvtx non-null. A slice of `bytes` at address is live (nothing
-// for 0 bytes: no access is valid), or no longer is (nothing if it was not
-// registered).
-void nvtx_region_register(harena_arena &arena, uint64_t address, uint64_t bytes);
-void nvtx_region_unregister(harena_arena &arena, uint64_t address);
+// A slice of `bytes` at address is live (nothing for 0 bytes: no access is
+// valid), or no longer is (nothing if it was not registered).
+void nvtx_region_register(NvtxHeap &heap, uint64_t address, uint64_t bytes);
+void nvtx_region_unregister(NvtxHeap &heap, uint64_t address);
 
-// With arena.nvtx non-null. A pushed frame's reservation of `bytes` at
-// address is live as one region.
-void nvtx_reservation_register(harena_arena &arena, uint64_t address, uint64_t bytes);
+// A pushed frame's reservation of `bytes` at address is live as one region.
+void nvtx_reservation_register(NvtxHeap &heap, uint64_t address, uint64_t bytes);
 
-// With arena.nvtx non-null. A frame based at `base` pops: every region from
-// there up ends, in one call to the tool.
-void nvtx_frame_popped(harena_arena &arena, uint64_t base);
+// A slice the frame's pusher placed itself (harena_nvtx_region): the
+// reservation holding it stops being one region, leaving only the slices
+// registered in it accessible.
+void nvtx_planned_register(NvtxHeap &heap, uint64_t address, uint64_t bytes);
+
+// A frame based at `base` pops: every region from there up ends, in one
+// call to the tool.
+void nvtx_frame_popped(NvtxHeap &heap, uint64_t base);
 
 // A graph capture on the calling thread begins or ends: while it lasts, a
 // region ends without first waiting for the device (no kernel of the capture

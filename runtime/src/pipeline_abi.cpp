@@ -110,22 +110,16 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.backing == Backing::measure) {
-        // Not an error: the caller asked for the size, and gets it instead
-        // of a run.
-        arena.measured_bytes = bytes;
-        arena.measured_worst_case_bytes = worst_case_bytes;
+    // Neither is an error: a measuring arena gives the caller the size
+    // instead of a run, and a call refused during a graph capture runs again,
+    // normally, after it. Guard mode copies bands to and from the host around
+    // each slice, which a graph would not repeat (and a capture does not
+    // allow).
+    if (arena.measure.take(bytes, worst_case_bytes)) {
         return HARENA_MEASURED;
     }
-    if (arena.capture.active) {
-        // Not an error either: the call runs again, normally, after the capture.
-        arena.capture.entered = true;
-        // Guard mode copies bands to and from the host around each slice,
-        // which a graph would not repeat (and a capture does not allow).
-        if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0 || arena.guard != 0) {
-            arena.capture.refused = true;
-            return HARENA_NOT_CAPTURABLE;
-        }
+    if (arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0 && arena.band_bytes == 0)) {
+        return HARENA_NOT_CAPTURABLE;
     }
     if (int err = check_compatible(arena, pipeline, device_interface, alignment)) {
         return err;
@@ -134,18 +128,18 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
     const uint64_t in_use = top_of(arena);
     const uint64_t left = arena.capacity - in_use;
     if (bytes > left || round_up(bytes, arena.alignment) > left) {
-        arena.overflows.fetch_add(1, std::memory_order_relaxed);
+        arena.stats.overflow();
         return report_overflow(arena, pipeline, bytes, worst_case_bytes);
     }
     if (int err = push_frame(arena, bytes, true, nullptr, "harena_pipeline_enter")) {
         return err;
     }
     Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];
-    if (arena.guard != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
+    if (arena.band_bytes != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
         // The pipeline's slices start one band into the frame.
-        GuardBand band{frame.offset, frame.offset, frame.offset + arena.guard, true, "the first slice of its frame",
-                       std::string("pipeline '") + pipeline + "'"};
-        if (int err = guard_slice(arena, user_context, std::move(band))) {
+        GuardBand band{frame.offset, frame.offset, frame.offset + arena.band_bytes, true,
+                       "the first slice of its frame", std::string("pipeline '") + pipeline + "'"};
+        if (int err = arena.guards.slice(arena, guard_call(arena, user_context), std::move(band))) {
             (void)pop_frame(arena, frame.id, true, "harena_pipeline_enter");
             return err;
         }

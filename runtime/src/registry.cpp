@@ -22,7 +22,7 @@ Registry &registry() {
 }  // namespace
 
 // Destroying any arena invalidates every thread's memory of a live pointer
-// (check_live in arena.h), so a stale handle is still reported.
+// (check_live in registry.h), so a stale handle is still reported.
 __thread const void *registry_last_live = nullptr;
 __thread uint64_t registry_departures_seen = 0;
 std::atomic<uint64_t> registry_departures{0};
@@ -60,7 +60,7 @@ uint64_t next_generation() {
     return generations.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
-void relocate(harena_arena &arena, uint64_t base, uint64_t capacity) {
+void relocate(ArenaCore &arena, uint64_t base, uint64_t capacity) {
     Registry &r = registry();
     std::lock_guard<std::mutex> lock(r.mutex);
     arena.base = base;

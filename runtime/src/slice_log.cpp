@@ -3,7 +3,7 @@
 
 #include <new>
 
-#include "arena.h"
+#include "harena/runtime.h"
 #include "device_bytes.h"
 #include "errors.h"
 
@@ -53,14 +53,11 @@ void SliceLog::forget(uint64_t address) {
     }
 }
 
-namespace {
-
-// Moves one buffer out of the slice at `address`: detach, allocate through
-// the interface (the override's default path: no scope is active), copy.
-// The buffer's dirty bits stay as they are: its contents move unchanged.
-int evict(harena_arena &arena, uint64_t frame_id, halide_buffer_t *buf, uint64_t address) {
-    void *uc = arena.user_context;
-    const halide_device_interface_t *iface = arena.device_interface;
+// Detach, allocate through the interface (the override's default path: no
+// scope is active), copy. The buffer's dirty bits stay as they are: its
+// contents move unchanged.
+int evict_buffer(void *uc, const halide_device_interface_t *iface, uint64_t frame_id, halide_buffer_t *buf,
+                 uint64_t address, uint64_t *moved) {
     const uint64_t bytes = buf->size_in_bytes();
     if (int err = iface->detach_native(uc, buf)) {
         return report_error(uc, err,
@@ -72,8 +69,7 @@ int evict(harena_arena &arena, uint64_t frame_id, halide_buffer_t *buf, uint64_t
     if (err == 0) {
         err = copy_device_bytes(uc, iface, address, buf->device, bytes);
         if (err == 0) {
-            arena.evictions.fetch_add(1, std::memory_order_relaxed);
-            arena.evicted_bytes.fetch_add(bytes, std::memory_order_relaxed);
+            *moved = bytes;
             return HARENA_OK;
         }
         (void)iface->device_free(uc, buf);
@@ -88,19 +84,6 @@ int evict(harena_arena &arena, uint64_t frame_id, halide_buffer_t *buf, uint64_t
                         "device interface's own memory failed (error %d), so its device contents are lost%s",
                         static_cast<unsigned long long>(frame_id), bytes_text(bytes).text, err,
                         host_valid ? " (its host copy is current and will be uploaded again)" : "");
-}
-
-}  // namespace
-
-void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
-    SuspendScopes suspend;
-    arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
-        forget_debug_record(arena, address - arena.base);
-        // A buffer detached by other means no longer holds the slice.
-        if (buf->device == address && buf->device_interface == arena.device_interface) {
-            (void)evict(arena, frame_id, buf, address);
-        }
-    });
 }
 
 }  // namespace harena::detail

@@ -4,7 +4,7 @@
 // halide_copy_to_device uploaded, an output whose device memory the pipeline
 // allocated), which the caller keeps after the call. When a frame pops, the
 // buffers still holding one of its slices are moved out of the arena
-// (evict_live_slices), so nothing a caller can still see points into memory
+// (evict_buffer), so nothing a caller can still see points into memory
 // the next frame reuses.
 //
 // An open-addressing table keyed by the slice's address: an entry is taken
@@ -20,8 +20,6 @@
 #include <memory>
 
 #include "HalideRuntime.h"
-
-struct harena_arena;
 
 namespace harena::detail {
 
@@ -81,10 +79,12 @@ private:
 // Buffers an arena's slices may be bound to at once (a power of two).
 constexpr uint32_t kSliceLogCapacity = 4096;
 
-// Moves each buffer that still holds a slice of the top frame (addresses from
-// `frame_base` on) to memory from the device interface's own allocator,
-// contents included, and counts it. Called by the pop before the frame's
-// bytes are released; device work is ordered on the interface's stream.
-void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base);
+// Moves buf, which still holds the slice at `address` of a popping frame,
+// to memory from the device interface's own allocator, contents included;
+// *bytes is then its size. Called by the pop (evict_live_slices in frames.cpp)
+// before the frame's bytes are released, with no scope active; device work
+// is ordered on the interface's stream. frame_id names the frame in messages.
+int evict_buffer(void *user_context, const halide_device_interface_t *iface, uint64_t frame_id, halide_buffer_t *buf,
+                 uint64_t address, uint64_t *bytes);
 
 }  // namespace harena::detail

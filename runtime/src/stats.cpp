@@ -1,5 +1,6 @@
 // Statistics: read from the arena's counters (allocations and reclaims are
-// counts carried in the state word, see arena.h); bytes in use is the top offset.
+// counts carried in the state word, see arena_core.h); bytes in use is the top offset.
+#include <algorithm>
 #include <cstdio>
 
 #include "arena.h"
@@ -17,15 +18,60 @@ struct GuardLine {
 
 GuardLine guard_line(const harena_arena &arena, const harena_stats &s) {
     GuardLine line;
-    if (arena.guard != 0) {
+    if (arena.band_bytes != 0) {
         std::snprintf(line.text, sizeof line.text, "  guard bands    %llu checked, %llu damaged (%s each)\n",
                       static_cast<unsigned long long>(s.guard_checks),
-                      static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.guard).text);
+                      static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.band_bytes).text);
     }
     return line;
 }
 
 }  // namespace
+
+namespace harena::detail {
+
+void Stats::overflow() {
+    overflows_.fetch_add(1, std::memory_order_relaxed);
+}
+
+bool Stats::fallback() {
+    fallbacks_.fetch_add(1, std::memory_order_relaxed);
+    return !fallback_noticed_.exchange(true);
+}
+
+void Stats::eviction(uint64_t bytes) {
+    evictions_.fetch_add(1, std::memory_order_relaxed);
+    evicted_bytes_.fetch_add(bytes, std::memory_order_relaxed);
+}
+
+void Stats::pushed(uint32_t depth) {
+    frames_pushed_++;
+    max_depth_ = std::max(max_depth_, depth);
+}
+
+void Stats::report(harena_stats &s, uint64_t allocation_total, uint64_t reclaim_total) const {
+    s.allocations = allocation_total - allocation_baseline_;
+    s.reclaimed = reclaim_total - reclaim_baseline_;
+    s.frames_pushed = frames_pushed_;
+    s.overflows = overflows_.load(std::memory_order_relaxed);
+    s.fallbacks = fallbacks_.load(std::memory_order_relaxed);
+    s.max_frame_depth = max_depth_;
+    s.evictions = evictions_.load(std::memory_order_relaxed);
+    s.evicted_bytes = evicted_bytes_.load(std::memory_order_relaxed);
+}
+
+void Stats::reset(uint64_t allocation_total, uint64_t reclaim_total, uint32_t depth) {
+    allocation_baseline_ = allocation_total;
+    reclaim_baseline_ = reclaim_total;
+    overflows_.store(0, std::memory_order_relaxed);
+    fallbacks_.store(0, std::memory_order_relaxed);
+    evictions_.store(0, std::memory_order_relaxed);
+    evicted_bytes_.store(0, std::memory_order_relaxed);
+    frames_pushed_ = 0;
+    max_depth_ = depth;
+}
+
+}  // namespace harena::detail
 
 extern "C" {
 
@@ -39,18 +85,12 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     stats->capacity = arena->capacity;
     stats->bytes_in_use = top_of(*arena);
     stats->high_water = arena->high_water.load(std::memory_order_relaxed);
-    stats->allocations = allocation_total(*arena) - arena->allocation_baseline;
-    stats->reclaimed = reclaim_total(*arena) - arena->reclaim_baseline;
-    stats->frames_pushed = arena->frames_pushed;
-    stats->overflows = arena->overflows.load(std::memory_order_relaxed);
-    stats->fallbacks = arena->fallbacks.load(std::memory_order_relaxed);
     stats->frame_depth = arena->depth.load(std::memory_order_relaxed);
-    stats->max_frame_depth = arena->max_depth;
-    stats->evictions = arena->evictions.load(std::memory_order_relaxed);
-    stats->evicted_bytes = arena->evicted_bytes.load(std::memory_order_relaxed);
-    stats->grows = arena->grows;
-    stats->guard_checks = arena->guard_checks;
-    stats->guard_damaged = arena->guard_damaged;
+    arena->stats.report(*stats, allocation_total(*arena), reclaim_total(*arena));
+    stats->grows = arena->growth.grows();
+    const GuardCounts guard = arena->guards.counts();
+    stats->guard_checks = guard.checks;
+    stats->guard_damaged = guard.damaged;
     return HARENA_OK;
 }
 
@@ -59,17 +99,9 @@ int harena_reset_stats(harena_arena *arena) {
         return err;
     }
     arena->high_water.store(top_of(*arena), std::memory_order_relaxed);
-    arena->allocation_baseline = allocation_total(*arena);
-    arena->reclaim_baseline = reclaim_total(*arena);
-    arena->overflows.store(0, std::memory_order_relaxed);
-    arena->fallbacks.store(0, std::memory_order_relaxed);
-    arena->evictions.store(0, std::memory_order_relaxed);
-    arena->evicted_bytes.store(0, std::memory_order_relaxed);
-    arena->frames_pushed = 0;
-    arena->grows = 0;
-    arena->guard_checks = 0;
-    arena->guard_damaged = 0;
-    arena->max_depth = arena->depth.load(std::memory_order_relaxed);
+    arena->stats.reset(allocation_total(*arena), reclaim_total(*arena), arena->depth.load(std::memory_order_relaxed));
+    arena->growth.reset_count();
+    arena->guards.reset_counts();
     return HARENA_OK;
 }
 

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Runs two builds of harena-runtime-bench alternately, pinned to one core,
+# and prints each row's median over the rounds and the ratio B/A.
+#   bench/runtime/ab.sh A_BENCH B_BENCH [ROUNDS (default 9)] [CPU (default 1)]
+# e.g. A built from main in a second worktree, B from a branch:
+#   bench/runtime/ab.sh ../base/build/bench/runtime/harena-runtime-bench \
+#                       build/bench/runtime/harena-runtime-bench 9
+set -euo pipefail
+a=$1
+b=$2
+rounds=${3:-9}
+cpu=${4:-1}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+for i in $(seq 1 "$rounds"); do
+    taskset -c "$cpu" "$a" >"$out/a.$i"
+    taskset -c "$cpu" "$b" >"$out/b.$i"
+done
+python3 - "$out" "$rounds" <<'PY'
+import re
+import statistics
+import sys
+
+out, rounds = sys.argv[1], int(sys.argv[2])
+rows = {}
+for side in "ab":
+    for i in range(1, rounds + 1):
+        for line in open(f"{out}/{side}.{i}"):
+            m = re.match(r"\s+(.*?)\s+([\d.]+) ns median", line)
+            if m:
+                rows.setdefault(m.group(1), {}).setdefault(side, []).append(float(m.group(2)))
+print(f"{'row (median ns over ' + str(rounds) + ' runs)':44s} {'A':>8s} {'B':>8s} {'B/A':>6s}")
+for name, sides in rows.items():
+    a, b = statistics.median(sides["a"]), statistics.median(sides["b"])
+    print(f"{name:44s} {a:8.1f} {b:8.1f} {b / a:6.3f}")
+PY

@@ -1,0 +1,47 @@
+// What the CUDA hooks answer for an arena (harena_set_cuda_binding) and the
+// stream the runtime made for it (harena_create_cuda_stream). Owned by
+// cuda_stream.cpp.
+#pragma once
+
+#include "harena/cuda.h"
+
+namespace harena::detail {
+
+class CudaBinding {
+public:
+    [[nodiscard]] const harena_cuda_binding &get() const {
+        return binding_;
+    }
+    [[nodiscard]] void *stream() const {
+        return binding_.stream;
+    }
+    // Replaces the binding; a stream the runtime made is destroyed first.
+    void set(const harena_cuda_binding &binding);
+    // The binding's stream becomes one the runtime made in `context`.
+    void adopt_stream(void *stream, void *context);
+    // Destroys a stream the runtime made (nothing otherwise) and forgets the
+    // binding's stream.
+    void release_stream();
+
+private:
+    friend class StreamContextScope;
+
+    harena_cuda_binding binding_{};
+    bool owns_stream_ = false;        // binding_.stream was made by harena_create_cuda_stream
+    void *stream_context_ = nullptr;  // the context it was made in
+};
+
+// Makes the context of the binding's stream current while alive, as the
+// driver's stream and graph calls want (nothing when it is not known).
+class StreamContextScope {
+public:
+    explicit StreamContextScope(const CudaBinding &cuda);
+    ~StreamContextScope();
+    StreamContextScope(const StreamContextScope &) = delete;
+    StreamContextScope &operator=(const StreamContextScope &) = delete;
+
+private:
+    bool pushed_ = false;
+};
+
+}  // namespace harena::detail

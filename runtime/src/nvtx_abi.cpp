@@ -1,0 +1,38 @@
+// The NVTX entry points planned pipelines call: whether a memory checker is
+// attached, and the slices they place in their frames.
+#include "arena.h"
+#include "errors.h"
+#include "nvtx_client.h"
+
+using namespace harena::detail;
+
+extern "C" int harena_nvtx_attached(void) {
+    return nvtx::attached() ? 1 : 0;
+}
+
+extern "C" int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live) {
+    if (!nvtx::attached()) {
+        return HARENA_OK;
+    }
+    const char *function = "harena_nvtx_region";
+    if (int err = check_live(user_context, function, user_context)) {
+        return err;
+    }
+    harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    if (arena.nvtx == nullptr) {
+        return HARENA_OK;
+    }
+    if (!contains(arena, address) || bytes > arena.base + arena.capacity - address) {
+        return report_error(user_context, HARENA_ERROR_NOT_IN_ARENA,
+                            "%s: [0x%llx, +%llu) does not lie in arena %p [0x%llx, 0x%llx)", function,
+                            static_cast<unsigned long long>(address), static_cast<unsigned long long>(bytes),
+                            user_context, static_cast<unsigned long long>(arena.base),
+                            static_cast<unsigned long long>(arena.base + arena.capacity));
+    }
+    if (live) {
+        nvtx_planned_register(*arena.nvtx, address, bytes);
+    } else {
+        nvtx_region_unregister(*arena.nvtx, address);
+    }
+    return HARENA_OK;
+}
