@@ -3,17 +3,20 @@
 // Tools that read NVTX annotations (compute-sanitizer, Nsight Systems) set
 // NVTX_INJECTION64_PATH to their injection library; a program built with
 // NVIDIA's header-only NVTX library loads it at its first NVTX call. The
-// runtime implements that loading itself, so it builds without NVTX headers
-// or a CUDA toolkit and costs nothing when no tool is attached.
+// runtime implements that loading itself, so that it chooses when the lookup
+// happens (after CUDA is initialized, as compute-sanitizer wants), can tell
+// whether a tool is attached without calling into one, and can trace what it
+// found (HARENA_NVTX_TRACE).
 //
-// The memory extension's structures and constants are NVTX 3's own
-// (nvtx3/nvToolsExtMem.h, shipped with the CUDA toolkit), included without
+// The structures, ids and function types of the API and of the injection
+// protocol are NVTX 3's own (nvtx3/ in the CUDA toolkit), included without
 // NVTX's loader (NVTX_NO_IMPL), which nvtx_client.cpp replaces.
 #pragma once
 
 #ifndef NVTX_NO_IMPL
 #define NVTX_NO_IMPL
 #endif
+#include <nvtx3/nvToolsExt.h>
 #include <nvtx3/nvToolsExtMem.h>
 
 namespace harena::detail::nvtx {
@@ -22,11 +25,11 @@ namespace harena::detail::nvtx {
 // (nvtxDomainCreateA("harena"), or NULL, the default domain, when the tool
 // does not create domains). Signatures as nvToolsExtMem.h declares them.
 struct MemApi {
-    void *domain = nullptr;
-    void *(*heap_register)(void *domain, const nvtxMemHeapDesc_t *desc) = nullptr;
-    void (*heap_unregister)(void *domain, void *heap) = nullptr;
-    void (*regions_register)(void *domain, const nvtxMemRegionsRegisterBatch_t *batch) = nullptr;
-    void (*regions_unregister)(void *domain, const nvtxMemRegionsUnregisterBatch_t *batch) = nullptr;
+    nvtxDomainHandle_t domain = nullptr;
+    decltype(&nvtxMemHeapRegister) heap_register = nullptr;
+    decltype(&nvtxMemHeapUnregister) heap_unregister = nullptr;
+    decltype(&nvtxMemRegionsRegister) regions_register = nullptr;
+    decltype(&nvtxMemRegionsUnregister) regions_unregister = nullptr;
 };
 
 // The tool's memory API, or null when none is attached: NVTX_INJECTION64_PATH

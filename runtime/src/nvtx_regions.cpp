@@ -19,7 +19,7 @@ extern "C" int halide_cuda_release_context(void *user_context) __attribute__((we
 namespace harena::detail {
 
 struct NvtxHeap {
-    void *handle;
+    nvtxMemHeapHandle_t handle;
     // Threads allocate and free at once; the tool's calls for one arena are
     // made in the order its regions change.
     std::mutex mutex;
@@ -97,7 +97,7 @@ void call_register(const MemApi &api, const NvtxHeap &heap, uint64_t address, ui
     const nvtxMemRegionsRegisterBatch_t batch{NVTX_EXT_COMPATID_MEM,
                                               sizeof(nvtxMemRegionsRegisterBatch_t),
                                               NVTX_MEM_TYPE_VIRTUAL_ADDRESS,
-                                              static_cast<nvtxMemHeapHandle_t>(heap.handle),
+                                              heap.handle,
                                               1,
                                               sizeof(range),
                                               &range,
@@ -181,16 +181,17 @@ void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, ui
     desc.type = NVTX_MEM_TYPE_VIRTUAL_ADDRESS;
     desc.typeSpecificDescSize = sizeof(range);
     desc.typeSpecificDesc = &range;
-    void *handle = nullptr;
+    nvtxMemHeapHandle_t handle = nullptr;
     {
         InHalideContext in_context;
         handle = api->heap_register(api->domain, &desc);
     }
     trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", owner,
           static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes), handle);
-    // nvToolsExtMem.h: NVTX_MEM_HEAP_HANDLE_NO_TOOL ((intptr_t)-1), or NULL
-    // (NVTX_MEM_HEAP_HANDLE_PROCESS_WIDE, never a heap of its own).
-    if (handle == nullptr || handle == reinterpret_cast<void *>(intptr_t(-1))) {
+    // NVTX_MEM_HEAP_HANDLE_PROCESS_WIDE (NULL) is never a heap of its own;
+    // NVTX_MEM_HEAP_HANDLE_NO_TOOL is (intptr_t)-1, spelled out because the
+    // macro's static_cast does not compile as C++.
+    if (handle == NVTX_MEM_HEAP_HANDLE_PROCESS_WIDE || handle == reinterpret_cast<nvtxMemHeapHandle_t>(intptr_t(-1))) {
         trace("the tool refused the heap: the arena's slices are not registered");
         return;
     }
