@@ -86,8 +86,11 @@ private:
     bool pushed_ = false;
 };
 
-// The module the thread's last initialize_kernels found: run follows it in
-// the same pipeline call, so most launches need no lookup at all.
+// The module the thread's last lookup found. Every pipeline call begins with
+// initialize_kernels, which looks its module up by the context's key; the
+// launches that follow in the same call find it here. A context destroyed
+// and another created at the same address between two calls is therefore
+// never mistaken for the first.
 struct LastModule {
     ModuleSource *source = nullptr;
     CUcontext context = nullptr;
@@ -95,18 +98,22 @@ struct LastModule {
 };
 thread_local LastModule last_module;
 
-int module_of(ModuleSource &source, const CallContext &ctx, LoadedModule **module) {
-    LastModule &last = last_module;
-    if (last.source == &source && last.context == ctx.context) {
-        *module = last.module;
-        return 0;
-    }
+int find_module(ModuleSource &source, const CallContext &ctx, LoadedModule **module) {
     const LaunchDriver &d = *launch_driver();
     if (int err = source.module_for(context_key(d, ctx.context), driver_module_loader(), module)) {
         return err;
     }
-    last = LastModule{&source, ctx.context, *module};
+    last_module = LastModule{&source, ctx.context, *module};
     return 0;
+}
+
+int module_for_launch(ModuleSource &source, const CallContext &ctx, LoadedModule **module) {
+    const LastModule &last = last_module;
+    if (last.source == &source && last.context == ctx.context) {
+        *module = last.module;
+        return 0;
+    }
+    return find_module(source, ctx, module);
 }
 
 const LaunchDriver *driver_or_error(void *user_context) {
@@ -185,7 +192,7 @@ int halide_cuda_initialize_kernels(void *user_context, void **state_ptr, const c
         return report_error(user_context, -1, "CUDA: out of host memory for the kernels' module record");
     }
     LoadedModule *module = nullptr;
-    if (int err = module_of(*source, ctx, &module)) {
+    if (int err = find_module(*source, ctx, &module)) {
         return launch_error(user_context, err, "cuModuleLoadDataEx");
     }
     return 0;
@@ -207,7 +214,7 @@ int halide_cuda_run(void *user_context, void *state_ptr, const char *entry_name,
         return report_error(user_context, -1, "CUDA: halide_cuda_run before halide_cuda_initialize_kernels");
     }
     LoadedModule *module = nullptr;
-    if (int err = module_of(*source, ctx, &module)) {
+    if (int err = module_for_launch(*source, ctx, &module)) {
         return launch_error(user_context, err, "cuModuleLoadDataEx");
     }
     void *function = nullptr;
