@@ -11,10 +11,11 @@ set(HARENA_CMAKE_DIR "${CMAKE_INSTALL_LIBDIR}/cmake/HalideArena")
 set_target_properties(harena_generator_main PROPERTIES EXPORT_NAME generator_main)
 set_target_properties(harena_runtime PROPERTIES EXPORT_NAME runtime)
 set_target_properties(harena_device_override PROPERTIES EXPORT_NAME device_override)
+set_target_properties(harena_cuda_launch PROPERTIES EXPORT_NAME cuda_launch)
 set_target_properties(harena_pass PROPERTIES EXPORT_NAME pass)
 set_target_properties(harena_solver PROPERTIES EXPORT_NAME solver)
 
-install(TARGETS harena_generator_main harena_pass harena_solver harena_runtime harena_device_override
+install(TARGETS harena_generator_main harena_pass harena_solver harena_runtime harena_device_override harena_cuda_launch
         EXPORT HalideArenaTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         OBJECTS DESTINATION ${CMAKE_INSTALL_LIBDIR}/halide-arena

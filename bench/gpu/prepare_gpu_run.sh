@@ -24,11 +24,12 @@ cmake=$(sed -n 's/^CMAKE_COMMAND:INTERNAL=//p' "$build/CMakeCache.txt")
 halide=$(sed -n 's/^Halide_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 
 binaries=(
-  bench/gpu/harena-gpu-bench bench/gpu/harena-threads-bench bench/corpus/harena-corpus-bench
+  bench/gpu/harena-gpu-bench bench/gpu/harena-threads-bench bench/gpu/harena-threads-bench-halide-launch
+  bench/corpus/harena-corpus-bench
   tests/e2e/harena_e2e_gpu_tests tests/e2e/harena_e2e_gpu_override_tests tests/e2e/harena_e2e_gpu_graph_tests
   tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests
   tests/corpus/harena_corpus_gpu_tests tests/corpus/harena_corpus_gpu_graph_tests
-  tests/runtime/harena-runtime-gpu-tests
+  tests/runtime/harena-runtime-gpu-tests tests/runtime/harena-launch-gpu-tests
   apps/variable_k/harena-demo apps/pyramid/harena-pyramid apps/small_chain/harena-small-chain
   apps/override_example/harena-override-example
 )

@@ -26,7 +26,7 @@ echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $($cs
     > "$out/$label-device.txt"
 for t in harena_e2e_gpu_tests harena_e2e_gpu_override_tests harena_e2e_gpu_graph_tests \
          harena_e2e_gpu_graph_fallback_tests harena_e2e_gpu_guard_tests harena_corpus_gpu_tests \
-         harena_corpus_gpu_graph_tests harena-runtime-gpu-tests; do
+         harena_corpus_gpu_graph_tests harena-runtime-gpu-tests harena-launch-gpu-tests; do
     run "$t" ./$t
 done
 for a in harena-demo harena-pyramid harena-small-chain harena-override-example; do
@@ -36,6 +36,7 @@ filter=${MEMCHECK_FILTER:-*half*}
 run memcheck-graph $cs --tool memcheck ./harena_e2e_gpu_graph_tests
 run memcheck-corpus-graph $cs --tool memcheck ./harena_corpus_gpu_graph_tests --gtest_filter="$filter"
 run memcheck-runtime $cs --tool memcheck ./harena-runtime-gpu-tests
+run memcheck-launch $cs --tool memcheck ./harena-launch-gpu-tests
 run memcheck-threads $cs --tool memcheck ./harena-threads-bench --seconds 0.05 --threads 4 --only chain4
 if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"

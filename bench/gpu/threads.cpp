@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -197,6 +198,20 @@ std::vector<std::vector<float>> reference_outputs(const WorkloadSpec &spec) {
     return outputs;
 }
 
+// FNV-1a over the bits of every step's output: printed, so that two builds
+// of this program (Halide's launch path and harena_cuda_launch) can be
+// compared for bit-identical results.
+uint64_t bits_hash(const std::vector<std::vector<float>> &outputs) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const std::vector<float> &output : outputs) {
+        const auto *bytes = reinterpret_cast<const unsigned char *>(output.data());
+        for (size_t i = 0; i < output.size() * sizeof(float); i++) {
+            h = (h ^ bytes[i]) * 0x100000001b3ull;
+        }
+    }
+    return h;
+}
+
 bool same_bits(const std::vector<float> &a, const std::vector<float> &b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
@@ -320,6 +335,8 @@ int main(int argc, char **argv) {
             continue;
         }
         const std::vector<std::vector<float>> reference = reference_outputs(spec);
+        std::printf("%s %s: reference outputs' bits hash to %016llx\n", spec.app.c_str(), spec.size.c_str(),
+                    static_cast<unsigned long long>(bits_hash(reference)));
         for (ThreadRegime regime : kThreadRegimes) {
             for (int t : options.threads) {
                 rows.push_back(measure(spec, regime, t, options.seconds, reference));

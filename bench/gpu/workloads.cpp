@@ -124,10 +124,40 @@ void describe_for_graphs(const App &app, Step &step) {
     }
 }
 
+// The shapes of a step's intermediates as the ideal build's bounds query gives
+// them. An intermediate that is an output read by another output's stage
+// grows with its readers' shapes, which the query fills in at the same time,
+// so the query is repeated until no shape changes (Halide 21 checks the
+// accesses against them).
+void query_ideal_shapes(const App &app, Step &step, size_t intermediates) {
+    auto shapes = [&] {
+        std::vector<int32_t> all;
+        for (size_t i = step.views.size() - intermediates; i < step.views.size(); i++) {
+            const halide_buffer_t *b = step.views[i]->raw();
+            for (int d = 0; d < b->dimensions; d++) {
+                all.insert(all.end(), {b->dim[d].min, b->dim[d].extent, b->dim[d].stride});
+            }
+        }
+        return all;
+    };
+    for (int attempt = 0; attempt < 16; attempt++) {
+        const std::vector<int32_t> before = shapes();
+        if (const int result = app.ideal(step.ideal_args.data())) {
+            std::fprintf(stderr, "harena-gpu-bench: the bounds query of %s failed (%d)\n", app.name.c_str(), result);
+            std::exit(1);
+        }
+        if (shapes() == before) {
+            return;
+        }
+    }
+    std::fprintf(stderr, "harena-gpu-bench: the bounds query of %s did not settle\n", app.name.c_str());
+    std::exit(1);
+}
+
 // Completes a workload whose steps have their plain arguments: the planned
 // build takes the arena first; the ideal build also takes every intermediate,
-// shaped by a bounds query of the ideal build and placed in memory sized for
-// the largest step.
+// shaped by bounds queries of the ideal build (per step) and placed in memory
+// sized for the largest step.
 void finish(Workload &w) {
     const halide_filter_metadata_t *metadata = w.app->ideal_metadata();
     const size_t first = w.steps.front()->plain_args.size();
@@ -143,10 +173,7 @@ void finish(Workload &w) {
             step->views.push_back(std::make_unique<DeviceView>(metadata->arguments[i].dimensions));
             step->ideal_args.push_back(step->views.back()->raw());
         }
-        if (const int result = w.app->ideal(step->ideal_args.data())) {
-            std::fprintf(stderr, "harena-gpu-bench: the bounds query of %s failed (%d)\n", w.app->name.c_str(), result);
-            std::exit(1);
-        }
+        query_ideal_shapes(*w.app, *step, largest.size());
         for (size_t i = 0; i < largest.size(); i++) {
             largest[i] = std::max(largest[i], step->views[step->views.size() - largest.size() + i]->bytes());
         }

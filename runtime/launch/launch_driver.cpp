@@ -1,0 +1,63 @@
+#include "launch_driver.h"
+#include "launch_abi.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace harena::detail::launch {
+
+const LaunchDriver *launch_driver() {
+    static const LaunchDriver *driver = []() -> const LaunchDriver * {
+        static LaunchDriver d;
+        d.ctx_get_current = cuda_symbol<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent");
+        d.ctx_push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
+        d.ctx_pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
+        d.ctx_get_id = cuda_symbol<PFN_cuCtxGetId_v12000>("cuCtxGetId");
+        d.module_load = cuda_symbol<PFN_cuModuleLoadDataEx_v2010>("cuModuleLoadDataEx");
+        d.module_get_function = cuda_symbol<PFN_cuModuleGetFunction_v2000>("cuModuleGetFunction");
+        d.launch_kernel = cuda_symbol<PFN_cuLaunchKernel_v4000>("cuLaunchKernel");
+        d.error_name = cuda_symbol<PFN_cuGetErrorName_v6000>("cuGetErrorName");
+        const bool complete = d.ctx_get_current && d.ctx_push && d.ctx_pop && d.module_load &&
+                              d.module_get_function && d.launch_kernel;
+        return complete ? &d : nullptr;
+    }();
+    return driver;
+}
+
+namespace {
+
+unsigned max_registers() {
+    static const unsigned value = [] {
+        const char *set = std::getenv(max_registers_variable);
+        return set != nullptr ? static_cast<unsigned>(std::atoi(set)) : default_max_registers;
+    }();
+    return value;
+}
+
+int load(const char *source, int, void **module) {
+    CUjit_option options[] = {CU_JIT_MAX_REGISTERS};
+    void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(max_registers()))};
+    return launch_driver()->module_load(reinterpret_cast<CUmodule *>(module), source, 1, options, values);
+}
+
+int get_function(void *module, const char *name, void **function) {
+    return launch_driver()->module_get_function(reinterpret_cast<CUfunction *>(function),
+                                                static_cast<CUmodule>(module), name);
+}
+
+}  // namespace
+
+const ModuleLoader &driver_module_loader() {
+    static const ModuleLoader loader{load, get_function};
+    return loader;
+}
+
+uint64_t context_key(const LaunchDriver &d, CUcontext ctx) {
+    unsigned long long id = 0;
+    if (d.ctx_get_id != nullptr && d.ctx_get_id(ctx, &id) == CUDA_SUCCESS) {
+        return id;
+    }
+    return reinterpret_cast<uintptr_t>(ctx);
+}
+
+}  // namespace harena::detail::launch
