@@ -25,7 +25,7 @@ struct CorpusPipeline {
     PlanReport plan;
 };
 
-// The eight corpus generators, in generators/corpus's order.
+// The corpus generators, in generators/corpus's order.
 const std::vector<CorpusPipeline> &corpus();
 
 }  // namespace corpus_bench
