@@ -110,6 +110,10 @@ public:
         case Regime::arena_graph:
             run_through_graphs(step);
             break;
+        default:
+            std::fprintf(stderr, "harena-corpus-bench: regime %s needs a build this benchmark does not make\n",
+                         regime_name(regime));
+            std::exit(2);
         }
     }
 
@@ -236,20 +240,6 @@ void check_outputs(Regimes &regimes, std::vector<Step> &steps, WorkloadResult &r
 }
 
 }  // namespace
-
-const char *regime_name(Regime regime) {
-    switch (regime) {
-    case Regime::halide_default:
-        return "halide default";
-    case Regime::arena_override:
-        return "arena override";
-    case Regime::arena_plan:
-        return "arena plan";
-    case Regime::arena_graph:
-        return "arena graph";
-    }
-    return "?";
-}
 
 WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps, bool varies,
                        const Settings &settings) {

@@ -12,6 +12,7 @@
 
 #include "device_steps.h"
 #include "pipelines.h"
+#include "regime.h"
 
 #include <cstdint>
 #include <string>
@@ -19,18 +20,20 @@
 
 namespace corpus_bench {
 
-enum class Regime {
-    halide_default,  // the plain CUDA build, no scope: Halide 14's allocator and its cache
-    arena_override,  // the plain CUDA build in a harena scope per call, through the device_malloc override
-    arena_plan,      // the arena CUDA build, called with a device arena sized by harena::measure
-    arena_graph,     // the same calls through a harena_graph_cache on an arena of its own with its own stream
-};
+using bench::Regime;
+using bench::regime_name;
+// A workload's device-resident argument buffers (tests/support/corpus).
+using harena_corpus::make_steps;
+using harena_corpus::poison_outputs;
+using harena_corpus::seeded_scales;
+using harena_corpus::shape;
+using harena_corpus::Step;
+// The regimes this benchmark runs: those that need no other build of the
+// pipeline than its plain and arena CUDA builds.
 inline constexpr Regime kRegimes[] = {Regime::halide_default, Regime::arena_override, Regime::arena_plan,
                                       Regime::arena_graph};
 inline constexpr int kRegimeCount = 4;
 inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2, kGraph = 3;  // indices into kRegimes
-
-const char *regime_name(Regime regime);
 
 struct Settings {
     int calls_per_batch = 16;  // a varying workload's batch is its whole sequence, whatever this is

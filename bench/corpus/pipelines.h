@@ -1,5 +1,5 @@
 // The corpus as the benchmark runs it: each generator's two CUDA builds bound
-// to the corpus drivers (tests/corpus/corpus_pipelines.h: argument buffers,
+// to the corpus drivers (tests/support/corpus/corpus_pipelines.h: argument buffers,
 // input values, scalar arguments), and what the planned build reported about
 // its plan when it was generated (<name>.arena.h and the plan JSON in it).
 #pragma once
@@ -25,7 +25,7 @@ struct CorpusPipeline {
     PlanReport plan;
 };
 
-// The eight corpus generators, in generators/corpus's order.
+// The corpus generators, in generators/corpus's order.
 const std::vector<CorpusPipeline> &corpus();
 
 }  // namespace corpus_bench

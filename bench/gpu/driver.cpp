@@ -1,17 +1,13 @@
 #include "driver.h"
+
+#include "cuda_driver.h"
 #include "harena_libcuda.h"
 
-#include <errno.h>  // program_invocation_short_name: the GPU and the corpus benchmarks share this file
+#include <errno.h>  // program_invocation_short_name: every GPU benchmark links this file
 
-#include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <limits>
-#include <mutex>
-#include <unordered_map>
-#include <unordered_set>
 
 // Halide's runtime defines these (weak, C linkage) without declaring them
 // in a public header; the context and stream are CUcontext and CUstream.
@@ -25,8 +21,6 @@ namespace {
 using harena::detail::cuda_symbol;
 
 struct Driver {
-    PFN_cuMemAlloc_v3020 mem_alloc = cuda_symbol<PFN_cuMemAlloc_v3020>("cuMemAlloc_v2");
-    PFN_cuMemFree_v3020 mem_free = cuda_symbol<PFN_cuMemFree_v3020>("cuMemFree_v2");
     PFN_cuMemAllocFromPoolAsync_v11020 alloc_async =
         cuda_symbol<PFN_cuMemAllocFromPoolAsync_v11020>("cuMemAllocFromPoolAsync");
     PFN_cuMemFreeAsync_v11020 free_async = cuda_symbol<PFN_cuMemFreeAsync_v11020>("cuMemFreeAsync");
@@ -54,17 +48,6 @@ CUstream halide_stream = nullptr;
 CUdevice device = 0;
 CUmemoryPool pool = nullptr;
 
-std::atomic<bool> async_pool{false};
-std::atomic<uint64_t> allocation_calls{0};
-std::atomic<uint64_t> free_calls{0};
-
-// Which allocator each live block came from and, for the driver's, its size.
-std::mutex blocks_lock;
-std::unordered_map<CUdeviceptr, uint64_t> driver_blocks;
-std::unordered_set<CUdeviceptr> pool_blocks;
-uint64_t held = 0;
-uint64_t peak = 0;
-
 void check(CUresult result, const char *what) {
     if (result != 0) {
         std::fprintf(stderr, "%s: %s failed with CUDA error %d\n", program_invocation_short_name, what, result);
@@ -86,41 +69,17 @@ public:
     InHalideContext &operator=(const InHalideContext &) = delete;
 };
 
-CUresult counting_alloc(CUdeviceptr *pointer, size_t bytes) {
-    allocation_calls++;
-    if (async_pool) {
-        const CUresult result = driver().alloc_async(pointer, bytes, pool, halide_stream);
-        if (result == 0) {
-            std::lock_guard<std::mutex> lock(blocks_lock);
-            pool_blocks.insert(*pointer);
-        }
-        return result;
-    }
-    const CUresult result = driver().mem_alloc(pointer, bytes);
-    if (result == 0) {
-        std::lock_guard<std::mutex> lock(blocks_lock);
-        driver_blocks[*pointer] = bytes;
-        held += bytes;
-        peak = std::max(peak, held);
-    }
-    return result;
+// CUDA's stream-ordered pool on Halide's stream, where the shared counter
+// sends allocations while use_async_pool is on.
+CUresult pool_alloc(CUdeviceptr *pointer, size_t bytes) {
+    return driver().alloc_async(pointer, bytes, pool, halide_stream);
 }
 
-// A block goes back to the allocator it came from, whatever the mode is now.
-CUresult counting_free(CUdeviceptr pointer) {
-    free_calls++;
-    bool from_pool = false;
-    {
-        std::lock_guard<std::mutex> lock(blocks_lock);
-        from_pool = pool_blocks.erase(pointer) != 0;
-        auto block = driver_blocks.find(pointer);
-        if (block != driver_blocks.end()) {
-            held -= block->second;
-            driver_blocks.erase(block);
-        }
-    }
-    return from_pool ? driver().free_async(pointer, halide_stream) : driver().mem_free(pointer);
+CUresult pool_free(CUdeviceptr pointer) {
+    return driver().free_async(pointer, halide_stream);
 }
+
+const harena_test::DeviceAllocator pool_allocator{pool_alloc, pool_free};
 
 }  // namespace
 
@@ -164,26 +123,24 @@ void synchronize() {
 }
 
 DriverCalls driver_calls() {
-    return DriverCalls{allocation_calls.load(), free_calls.load()};
+    const harena_test::CudaDriverCounts counts = harena_test::cuda_driver_counts();
+    return DriverCalls{static_cast<uint64_t>(counts.allocations), static_cast<uint64_t>(counts.frees)};
 }
 
 uint64_t driver_bytes_held() {
-    std::lock_guard<std::mutex> lock(blocks_lock);
-    return held;
+    return harena_test::cuda_driver_bytes_held();
 }
 
 uint64_t driver_bytes_peak() {
-    std::lock_guard<std::mutex> lock(blocks_lock);
-    return peak;
+    return harena_test::cuda_driver_bytes_peak();
 }
 
 void reset_driver_bytes_peak() {
-    std::lock_guard<std::mutex> lock(blocks_lock);
-    peak = held;
+    harena_test::reset_cuda_driver_bytes_peak();
 }
 
 void use_async_pool(bool on) {
-    async_pool = on;
+    harena_test::divert_cuda_allocations(on ? &pool_allocator : nullptr);
 }
 
 void reset_pool() {
@@ -204,19 +161,3 @@ PoolUsage pool_usage() {
 }
 
 }  // namespace bench
-
-// Halide's CUDA runtime looks every driver function up here once, when it
-// first loads libcuda; the allocation pair gets the wrappers above.
-extern "C" void *halide_cuda_get_symbol(void *, const char *name) {
-    void *found = harena::detail::cuda_symbol_address(name);
-    if (found == nullptr) {
-        return nullptr;
-    }
-    if (std::strcmp(name, "cuMemAlloc_v2") == 0) {
-        return reinterpret_cast<void *>(&bench::counting_alloc);
-    }
-    if (std::strcmp(name, "cuMemFree_v2") == 0) {
-        return reinterpret_cast<void *>(&bench::counting_free);
-    }
-    return found;
-}

@@ -1,10 +1,9 @@
-// The CUDA driver as Halide's runtime sees it in the benchmark. Halide finds
-// every driver function through its weak halide_cuda_get_symbol; the
-// benchmark's strong one hands out wrappers of cuMemAlloc_v2 and cuMemFree_v2
-// that count the calls and track the bytes they hold, and that, while the
-// stream-ordered pool is switched on, serve each request from CUDA's pool
-// instead (cuMemAllocFromPoolAsync / cuMemFreeAsync on Halide's stream).
-// No CUDA header is needed: libcuda is opened at run time.
+// The CUDA driver as Halide's runtime sees it in the benchmark: Halide's
+// context and stream, the driver calls counted by the shared counter
+// (tests/support/cuda_driver.h), and CUDA's stream-ordered pool, which serves
+// Halide's cuMemAlloc_v2/cuMemFree_v2 requests while it is switched on
+// (cuMemAllocFromPoolAsync / cuMemFreeAsync on Halide's stream). libcuda is
+// opened at run time.
 #pragma once
 
 #include <cstdint>

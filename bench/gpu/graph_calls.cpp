@@ -47,15 +47,19 @@ GraphCalls::~GraphCalls() {
     (void)harena_graph_cache_destroy(cache_);
 }
 
-int GraphCalls::run(const App &app, const Step &step) {
+int run_through_graphs(harena_graph_cache *cache, const App &app, const Step &step) {
     if (step.planned_args.size() > kMaxArguments) {
         std::fprintf(stderr, "harena-gpu-bench: the planned %s takes %zu arguments; graph calls pass at most %zu\n",
                      app.name.c_str(), step.planned_args.size(), kMaxArguments);
         std::exit(1);
     }
     Call call{app.planned, &step.planned_args};
-    return harena_graph_run(cache_, step.graph_key.data(), step.graph_key.size(), step.graph_buffers.data(),
+    return harena_graph_run(cache, step.graph_key.data(), step.graph_key.size(), step.graph_buffers.data(),
                             static_cast<int>(step.graph_buffers.size()), call_planned, &call, nullptr);
+}
+
+int GraphCalls::run(const App &app, const Step &step) {
+    return run_through_graphs(cache_, app, step);
 }
 
 harena_graph_stats GraphCalls::stats() const {

@@ -15,6 +15,10 @@
 
 namespace bench {
 
+// The planned pipeline's result for the step through `cache`, run, captured
+// or replayed.
+int run_through_graphs(harena_graph_cache *cache, const App &app, const Step &step);
+
 class GraphCalls {
 public:
     // Gives `arena` its own stream and makes a cache of `capacity` graphs

@@ -104,26 +104,6 @@ uint64_t sum_of_worst_cases(const char *plan_json) {
     return sum;
 }
 
-const char *regime_name(Regime regime) {
-    switch (regime) {
-    case Regime::reuse_off:
-        return "reuse off";
-    case Regime::halide_default:
-        return "halide default";
-    case Regime::malloc_async:
-        return "cudaMallocAsync";
-    case Regime::arena_override:
-        return "arena override";
-    case Regime::arena_plan:
-        return "arena plan";
-    case Regime::arena_graph:
-        return "arena graph";
-    case Regime::ideal:
-        return "ideal";
-    }
-    return "?";
-}
-
 Regimes::Regimes(Workload &workload)
     : workload_(workload) {
     override_arena_ = calibrated_override_arena(workload_);

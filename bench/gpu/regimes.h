@@ -9,6 +9,7 @@
 #pragma once
 
 #include "graph_calls.h"
+#include "regime.h"
 #include "workloads.h"
 
 #include "harena/runtime.h"
@@ -17,14 +18,6 @@
 #include <memory>
 
 namespace bench {
-
-enum class Regime { reuse_off,
-                    halide_default,
-                    malloc_async,
-                    arena_override,
-                    arena_plan,
-                    arena_graph,
-                    ideal };
 
 inline constexpr Regime kRegimes[] = {Regime::reuse_off, Regime::halide_default, Regime::malloc_async,
                                       Regime::arena_override, Regime::arena_plan, Regime::arena_graph,
@@ -35,8 +28,6 @@ static_assert(sizeof(kRegimes) / sizeof(kRegimes[0]) == kRegimeCount, "every reg
 // Graphs the graph regime's cache holds: as many as the sizes of the
 // workload that repeats a few ("k from 8 values").
 inline constexpr uint32_t kGraphCapacity = 8;
-
-const char *regime_name(Regime regime);
 
 // Every intermediate of the plan at its worst-case size, each in its own
 // slot: more than the override can need, since it allocates the same

@@ -1,15 +1,15 @@
-// harena-threads-bench: the app pipelines called from T host threads at once,
-// as a program that serves requests calls them. Every thread has its own
+// harena-threads-bench: the app pipelines and two corpus pipelines
+// (thread_workloads.h) called from T host threads at once, as a program that
+// serves requests calls them. Every thread has its own
 // buffers and, in the arena regimes, its own arena and stream, and waits for
 // its result after every call. Reports calls per second over all threads
 // and the latency percentiles of single calls, for T = 1, 2, 4, 8, 16, and
 // checks after each measurement, with all threads still running, that every
 // thread's outputs hold the same bits as a single-threaded plain call's.
 #include "driver.h"
-#include "graph_calls.h"
 #include "regimes.h"
+#include "thread_workloads.h"
 #include "threads_report.h"
-#include "workloads.h"
 
 #include "HalideRuntimeCuda.h"
 #include "harena/arena.hpp"
@@ -81,9 +81,8 @@ private:
 // One thread's buffers, arena and stream for one regime.
 class Worker {
 public:
-    Worker(const WorkloadSpec &spec, ThreadRegime regime)
+    Worker(const ThreadWorkloadSpec &spec, ThreadRegime regime)
         : workload_(spec.make()), regime_(regime.regime) {
-        const App &app = *workload_->app;
         switch (regime_) {
         case Regime::halide_default:
             if (regime.stream_per_thread) {
@@ -96,76 +95,80 @@ public:
             }
             break;
         case Regime::arena_override:
-            arena_ = make_arena(sum_of_worst_cases(app.plan_json));
+            arena_ = make_arena(workload_->override_bytes());
             break;
         case Regime::arena_plan:
             arena_ = make_arena(planned_bytes());
-            workload_->arena = arena_.get();
             check(harena_create_cuda_stream(arena_.get()), "harena_create_cuda_stream");
             break;
         case Regime::arena_graph:
             arena_ = make_arena(planned_bytes());
-            workload_->arena = arena_.get();
-            graphs_ = std::make_unique<GraphCalls>(arena_.get(), kGraphCapacity);
+            check(harena_create_cuda_stream(arena_.get()), "harena_create_cuda_stream");
+            check(harena_graph_cache_create(arena_.get(), kGraphCapacity, &graphs_), "harena_graph_cache_create");
             break;
         default:
             std::fprintf(stderr, "harena-threads-bench: no threaded form of regime %s\n", regime_name(regime_));
             std::exit(2);
         }
     }
+    ~Worker() {
+        if (graphs_ != nullptr) {
+            (void)harena_graph_cache_destroy(graphs_);  // the graphs before the arena their kernels point into
+        }
+    }
+    Worker(const Worker &) = delete;
+    Worker &operator=(const Worker &) = delete;
 
     // One call of step `i`, waited for.
     void call(size_t i) {
-        const Step &step = *workload_->steps[i % workload_->steps.size()];
-        const App &app = *workload_->app;
+        i %= workload_->steps();
         void *user_context = nullptr;
         int result = 0;
         switch (regime_) {
         case Regime::arena_override: {
             harena_scope scope;
             check(harena_scope_begin(&scope, arena_.get()), "harena_scope_begin");
-            result = app.plain(const_cast<void **>(step.plain_args.data()));
+            result = workload_->plain(i);
             check(harena_scope_end(&scope), "harena_scope_end");
             break;
         }
         case Regime::arena_plan:
             user_context = arena_.get();
-            result = app.planned(const_cast<void **>(step.planned_args.data()));
+            result = workload_->planned(i, arena_.get());
             break;
         case Regime::arena_graph:
             user_context = arena_.get();
-            result = graphs_->run(app, step);
+            result = workload_->through_graphs(i, graphs_);
             break;
         default:  // Halide's default, on its stream or the thread's
-            result = app.plain(const_cast<void **>(step.plain_args.data()));
+            result = workload_->plain(i);
             break;
         }
         check(result, "the pipeline");
-        check(halide_device_sync(user_context, step.output->raw()), "halide_device_sync");
+        check(workload_->sync(i, user_context), "halide_device_sync");
     }
 
     void bind_thread() const {
         thread_stream = stream_;
     }
     [[nodiscard]] size_t steps() const {
-        return workload_->steps.size();
+        return workload_->steps();
     }
     // Step i's output after a call with the output poisoned first.
-    [[nodiscard]] std::vector<float> fresh_output(size_t i) {
-        DeviceView &out = *workload_->steps[i]->output;
-        out.poison();
-        check(halide_device_sync(nullptr, out.raw()), "halide_device_sync");
+    [[nodiscard]] std::vector<uint8_t> fresh_output(size_t i) {
+        workload_->poison(i);
+        check(workload_->sync(i, nullptr), "halide_device_sync");
         call(i);
-        return out.read();
+        return workload_->output(i);
     }
 
     std::vector<double> latencies_us;
 
 private:
-    std::unique_ptr<Workload> workload_;
+    std::unique_ptr<ThreadWorkload> workload_;
     Regime regime_;
     std::unique_ptr<harena_arena, int (*)(harena_arena *)> arena_{nullptr, harena_destroy};
-    std::unique_ptr<GraphCalls> graphs_;
+    harena_graph_cache *graphs_ = nullptr;
     void *stream_ = nullptr;
 
     static std::unique_ptr<harena_arena, int (*)(harena_arena *)> make_arena(uint64_t bytes) {
@@ -177,11 +180,9 @@ private:
     // What the largest of the workload's planned calls needs, asked of the pipeline.
     uint64_t planned_bytes() {
         uint64_t most = 0;
-        for (const auto &step : workload_->steps) {
-            std::vector<void *> argv = step->planned_args;
+        for (size_t i = 0; i < workload_->steps(); i++) {
             most = std::max(most, harena::measure([&](void *arena) {
-                                argv[0] = &arena;
-                                return workload_->app->planned(argv.data());
+                                return workload_->planned(i, static_cast<harena_arena *>(arena));
                             }));
         }
         return std::max<uint64_t>(most, 1);
@@ -189,9 +190,9 @@ private:
 };
 
 // Every step's output from the plain pipeline on one thread.
-std::vector<std::vector<float>> reference_outputs(const WorkloadSpec &spec) {
+std::vector<std::vector<uint8_t>> reference_outputs(const ThreadWorkloadSpec &spec) {
     Worker worker(spec, ThreadRegime{Regime::halide_default, false});
-    std::vector<std::vector<float>> outputs;
+    std::vector<std::vector<uint8_t>> outputs;
     for (size_t i = 0; i < worker.steps(); i++) {
         outputs.push_back(worker.fresh_output(i));
     }
@@ -201,23 +202,18 @@ std::vector<std::vector<float>> reference_outputs(const WorkloadSpec &spec) {
 // FNV-1a over the bits of every step's output: printed, so that two builds
 // of this program (Halide's launch path and harena_cuda_launch) can be
 // compared for bit-identical results.
-uint64_t bits_hash(const std::vector<std::vector<float>> &outputs) {
+uint64_t bits_hash(const std::vector<std::vector<uint8_t>> &outputs) {
     uint64_t h = 0xcbf29ce484222325ull;
-    for (const std::vector<float> &output : outputs) {
-        const auto *bytes = reinterpret_cast<const unsigned char *>(output.data());
-        for (size_t i = 0; i < output.size() * sizeof(float); i++) {
-            h = (h ^ bytes[i]) * 0x100000001b3ull;
+    for (const std::vector<uint8_t> &output : outputs) {
+        for (uint8_t byte : output) {
+            h = (h ^ byte) * 0x100000001b3ull;
         }
     }
     return h;
 }
 
-bool same_bits(const std::vector<float> &a, const std::vector<float> &b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
-}
-
-ThreadRow measure(const WorkloadSpec &spec, ThreadRegime regime, int threads, double seconds,
-                  const std::vector<std::vector<float>> &reference) {
+ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int threads, double seconds,
+                  const std::vector<std::vector<uint8_t>> &reference) {
     std::vector<std::unique_ptr<Worker>> workers;
     for (int t = 0; t < threads; t++) {
         workers.push_back(std::make_unique<Worker>(spec, regime));
@@ -244,7 +240,7 @@ ThreadRow measure(const WorkloadSpec &spec, ThreadRegime regime, int threads, do
             done.arrive_and_wait();
             // Still all threads at once: every step's output, poisoned first.
             for (size_t i = 0; i < w.steps(); i++) {
-                mismatches += same_bits(w.fresh_output(i), reference[i]) ? 0 : 1;
+                mismatches += w.fresh_output(i) == reference[i] ? 0 : 1;
             }
         });
     }
@@ -261,7 +257,7 @@ ThreadRow measure(const WorkloadSpec &spec, ThreadRegime regime, int threads, do
     for (const auto &w : workers) {
         all.insert(all.end(), w->latencies_us.begin(), w->latencies_us.end());
     }
-    ThreadRow row{spec.app + " " + spec.size, regime, threads};
+    ThreadRow row{spec.name, regime, threads};
     row.calls_per_second = static_cast<double>(all.size()) / elapsed;
     std::sort(all.begin(), all.end());
     row.p50_us = all.empty() ? 0 : all[all.size() / 2];
@@ -274,7 +270,8 @@ struct Options {
     double seconds = 0.5;
     std::vector<int> threads{1, 2, 4, 8, 16};
     std::string out;
-    std::string only;  // a workload's name must contain it
+    std::string only;   // a workload's name must contain it
+    bool list = false;  // print the workloads and regimes it would run, and stop
 };
 
 Options parse(int argc, char **argv) {
@@ -285,6 +282,8 @@ Options parse(int argc, char **argv) {
             o.seconds = std::atof(argv[++i]);
         } else if (a == "--out" && i + 1 < argc) {
             o.out = argv[++i];
+        } else if (a == "--list") {
+            o.list = true;
         } else if (a == "--only" && i + 1 < argc) {
             o.only = argv[++i];
         } else if (a == "--threads" && i + 1 < argc) {
@@ -295,19 +294,11 @@ Options parse(int argc, char **argv) {
             }
         } else {
             std::fprintf(stderr,
-                         "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--only WORKLOAD] [--out DIR]\n");
+                         "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--only WORKLOAD] [--out DIR] [--list]\n");
             std::exit(2);
         }
     }
     return o;
-}
-
-// The launch-bound fixed sizes, and the two workloads whose size changes on
-// every call (which graphs cannot replay).
-bool selected(const WorkloadSpec &spec) {
-    const std::string name = spec.app + " " + spec.size;
-    return name == "chain4 64x64" || name == "small_chain 64x64" || name == "pyramid 512x512" ||
-           spec.size.find("varies") != std::string::npos;
 }
 
 }  // namespace
@@ -316,8 +307,21 @@ bool selected(const WorkloadSpec &spec) {
 int main(int argc, char **argv) {
     using namespace bench;
     const Options options = parse(argc, argv);
+    std::vector<ThreadWorkloadSpec> specs = thread_workload_specs();
+    specs.erase(std::remove_if(specs.begin(), specs.end(),
+                               [&](const ThreadWorkloadSpec &s) { return s.name.find(options.only) == std::string::npos; }),
+                specs.end());
+    if (options.list) {
+        for (const ThreadWorkloadSpec &spec : specs) {
+            for (ThreadRegime regime : kThreadRegimes) {
+                std::printf("%s | %s\n", spec.name.c_str(), thread_regime_name(regime).c_str());
+            }
+        }
+        return 0;
+    }
     if (harena_cuda_device_count() == 0) {
-        std::printf("no usable CUDA device\n");
+        std::printf("harena-threads-bench: no usable CUDA device (libcuda missing, cuInit failed or no device); "
+                    "nothing measured\n");
         return 0;
     }
     // Halide's stream for plain calls: the thread's own where it has one.
@@ -330,12 +334,9 @@ int main(int argc, char **argv) {
     }
     std::printf("%s, %.2f s per measurement\n", device_description().c_str(), options.seconds);
     std::vector<ThreadRow> rows;
-    for (const WorkloadSpec &spec : workload_specs()) {
-        if (!selected(spec) || (spec.app + " " + spec.size).find(options.only) == std::string::npos) {
-            continue;
-        }
-        const std::vector<std::vector<float>> reference = reference_outputs(spec);
-        std::printf("%s %s: reference outputs' bits hash to %016llx\n", spec.app.c_str(), spec.size.c_str(),
+    for (const ThreadWorkloadSpec &spec : specs) {
+        const std::vector<std::vector<uint8_t>> reference = reference_outputs(spec);
+        std::printf("%s: reference outputs' bits hash to %016llx\n", spec.name.c_str(),
                     static_cast<unsigned long long>(bits_hash(reference)));
         for (ThreadRegime regime : kThreadRegimes) {
             for (int t : options.threads) {

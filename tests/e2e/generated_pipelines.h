@@ -25,7 +25,7 @@ inline void PrintTo(const GeneratedPipeline &p, std::ostream *os) {
     *os << p.name;
 }
 
-// A generator that declares estimates only (generators/level_pyramid.cpp,
+// A generator that declares estimates only (tests/generators/level_pyramid.cpp,
 // follow_input.cpp): its plan has no worst case, and each call's arena bytes
 // follow the call's sizes. Its scalar argument has an estimate too.
 struct EstimatedPipeline {
@@ -41,7 +41,7 @@ inline void PrintTo(const EstimatedPipeline &p, std::ostream *os) {
     *os << p.name;
 }
 
-// Largest output extent every generator declares (generators/common.h).
+// Largest output extent every generator declares (tests/generators/common.h).
 constexpr int kMaxExtent = 512;
 // The scalar k's declared range.
 constexpr int kMinK = 1, kMaxK = 16;

@@ -1,4 +1,4 @@
-// Guard mode on the GPU (generators/planted_overflow.cpp, CUDA builds): a CUDA
+// Guard mode on the GPU (tests/generators/planted_overflow.cpp, CUDA builds): a CUDA
 // kernel writes one element past the end of its device buffer, one row past
 // it, or one row before its start. Planned, the call fails with the report;
 // through the halide_device_malloc override (plain pipeline in a scope), the

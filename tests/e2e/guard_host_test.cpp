@@ -1,4 +1,4 @@
-// Guard mode end to end on the host (generators/planted_overflow.cpp): the
+// Guard mode end to end on the host (tests/generators/planted_overflow.cpp): the
 // planned pipeline runs unchanged in guard mode, bit-identical to the plain
 // one call after call at sizes around its estimates, and each planted write
 // outside its intermediate (one element past the end, one row past the end,

@@ -34,7 +34,7 @@ extern "C" void halide_error(void *, const char *msg) {
     error_text = msg;
 }
 
-// The extern stage of generators/extern_stage.cpp: out = in * k over out's region.
+// The extern stage of tests/generators/extern_stage.cpp: out = in * k over out's region.
 extern "C" int harena_test_extern_scale(halide_buffer_t *in, int32_t k, halide_buffer_t *out) {
     if (in->is_bounds_query()) {
         for (int d = 0; d < 2; d++) {

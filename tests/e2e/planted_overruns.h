@@ -1,5 +1,5 @@
 #pragma once
-// The stray writes of generators/planted_overflow.cpp that the guard mode
+// The stray writes of tests/generators/planted_overflow.cpp that the guard mode
 // tests plant, host and GPU, and what the report says of each.
 #include <ostream>
 #include <string>

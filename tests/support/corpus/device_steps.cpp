@@ -2,18 +2,20 @@
 
 #include "HalideRuntimeCuda.h"
 
+#include <errno.h>  // program_invocation_short_name
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
-namespace corpus_bench {
+namespace harena_corpus {
 namespace {
 
 void check(int result, const char *what) {
     if (result != 0) {
-        std::fprintf(stderr, "harena-corpus-bench: %s failed (%d)\n", what, result);
-        for (const std::string &m : harena_corpus::ErrorLog::take()) {
+        std::fprintf(stderr, "%s: %s failed (%d)\n", program_invocation_short_name, what, result);
+        for (const std::string &m : ErrorLog::take()) {
             std::fprintf(stderr, "  %s\n", m.c_str());
         }
         std::exit(1);
@@ -29,7 +31,7 @@ uint64_t mix(uint64_t x) {  // splitmix64: a seeded sequence without <random>'s 
 
 }  // namespace
 
-std::vector<Step> make_steps(const harena_corpus::Pipeline &pipeline, const std::vector<double> &scales) {
+std::vector<Step> make_steps(const Pipeline &pipeline, const std::vector<double> &scales) {
     const halide_device_interface_t *cuda = halide_cuda_device_interface();
     std::vector<Step> steps;
     steps.reserve(scales.size());
@@ -79,4 +81,4 @@ std::string shape(const Step &step) {
     return text;
 }
 
-}  // namespace corpus_bench
+}  // namespace harena_corpus

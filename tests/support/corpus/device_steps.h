@@ -12,17 +12,18 @@
 #include <string>
 #include <vector>
 
-namespace corpus_bench {
+namespace harena_corpus {
 
 struct Step {
-    double scale = 1;              // every spatial extent is this times the generator's estimate
-    harena_corpus::Workload args;  // host buffers with device memory; args.call fixes the scalar arguments
+    double scale = 1;  // every spatial extent is this times the generator's estimate
+    Workload args;     // host buffers with device memory; args.call fixes the scalar arguments
 };
 
 // One step per scale. Step i gets the inputs of the corpus drivers' call i
 // (different values per size) and the scalar arguments of their call 0, the
-// generators' estimates, so that only image sizes vary. Exits on failure.
-std::vector<Step> make_steps(const harena_corpus::Pipeline &pipeline, const std::vector<double> &scales);
+// generators' estimates, so that only image sizes vary. Exits on failure,
+// naming the program and what failed.
+std::vector<Step> make_steps(const Pipeline &pipeline, const std::vector<double> &scales);
 
 // `count` scales in [low, high], log-uniform (as many halvings as doublings
 // around 1x), from a fixed seed so that every run times the same sequence.
@@ -35,4 +36,4 @@ void poison_outputs(Step &step);
 // The first input's extents, e.g. "1536x2560x3".
 std::string shape(const Step &step);
 
-}  // namespace corpus_bench
+}  // namespace harena_corpus
