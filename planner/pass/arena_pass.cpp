@@ -98,7 +98,8 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
     RunLayout layout = run_layout(planning.problem, plan, planning.planned, options.alignment);
     std::map<const IRNode *, Placement> placed;
     for (size_t k = 0; k < planning.planned.size(); k++) {
-        placed[planning.planned[k]->node] = Placement{planning.planned[k], layout.offsets[k], layout.sizes[k]};
+        placed[planning.planned[k]->node] =
+            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k)};
     }
     FrameEntry entry;
     entry.pipeline = options.pipeline_name;
@@ -107,8 +108,9 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
     entry.traits = HARENA_PIPELINE_GUARDS | (report.capturable ? HARENA_PIPELINE_CAPTURABLE : 0);
     entry.alignment = options.alignment;
     entry.device_target = options.device_target;
+    entry.slice_names = slice_names(options.pipeline_name, planning.planned);
     Stmt result = open_frame(s, placed, layout, entry);
-    Checks checks{layout.guard, options.device_target ? checker_attached() : Expr(), options.pipeline_name};
+    Checks checks{checks_on(), slice_table()};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
     return options.device_target ? route_argument_buffers(result) : result;
 }

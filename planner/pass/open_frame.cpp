@@ -74,12 +74,12 @@ Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry 
     Expr status = Variable::make(Int(32), "harena.status");
     Expr enter = runtime_calls::pipeline_enter(entry.pipeline, entry.device_interface, layout.needed,
                                                entry.worst_case_bytes, entry.traits, entry.alignment);
-    // In guard mode the band at the frame's start is checked before a
-    // successful return, so that a damaged one fails the call: the exit's
-    // own check at the pop can only report.
-    Stmt check_lead = checked_call("harena.guard_status.lead", runtime_calls::guard_check(frame_base()), layout.guard);
-    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_exit(frame_base())),
-                         Block::make(body, check_lead));
+    // Where checks are on, a slice event that failed, or in guard mode the
+    // band at the frame's start, fails the call before a successful return:
+    // the exit's own check at the pop can only report.
+    Stmt end = checked_call("harena.slices_status", runtime_calls::pipeline_slices_end(slice_table(), frame_base()),
+                            checks_on());
+    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_exit(frame_base())), Block::make(body, end));
     s = LetStmt::make("harena.base", runtime_calls::pipeline_base(), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);
     return LetStmt::make("harena.status", enter, s);
@@ -91,8 +91,20 @@ Expr frame_base() {
     return Variable::make(UInt(64), "harena.base");
 }
 
-Expr checker_attached() {
-    return Variable::make(Int(32), "harena.nvtx");
+Expr checks_on() {
+    return Variable::make(Bool(), "harena.checks");
+}
+
+Expr slice_table() {
+    return Variable::make(Handle(), "harena.slices");
+}
+
+std::string slice_names(const std::string &pipeline, const std::vector<const Candidate *> &planned) {
+    std::string table = pipeline + "\n";
+    for (const Candidate *c : planned) {
+        table += c->name + "\n";
+    }
+    return table;
 }
 
 Expr planned_device_interface(const Stmt &s, bool device_target) {
@@ -111,6 +123,15 @@ Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed
                 const FrameEntry &entry) {
     return open_before_first_use(s, placed, [&](const Stmt &body) {
         Stmt framed = enter_and_exit(body, layout, entry);
+        // Slice events are reported only where guard mode or a memory
+        // checker needs them; both are decided once per call.
+        const Expr nvtx = Variable::make(Int(32), "harena.nvtx");
+        Expr on = layout.guard != make_zero(UInt(64));
+        if (entry.device_target) {
+            on = on || nvtx != 0;
+        }
+        framed = LetStmt::make("harena.checks", on, framed);
+        framed = LetStmt::make("harena.slices", runtime_calls::slice_table(entry.slice_names), framed);
         for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
             framed = LetStmt::make(it->first, it->second, framed);
         }

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace harena {
 
@@ -19,12 +20,19 @@ struct FrameEntry {
     uint32_t traits = 0;            // enum harena_pipeline_traits
     uint64_t alignment = 0;         // the plan's
     bool device_target = false;     // asks once per call whether a memory checker is attached
+    std::string slice_names;        // of its slice table (slice_names)
 };
 
-// The frame's address (UInt(64)) and, for device plans, whether a memory
-// checker is attached (Int(32)), as the frame binds them.
+// The names of the frame's slice table (harena/pipeline_abi.h): the
+// pipeline's name, then the buffer of each slice (Placement::slice) in index order.
+std::string slice_names(const std::string &pipeline, const std::vector<const Candidate *> &planned);
+
+// The frame's address (UInt(64)); whether slice events are reported in this
+// call (Bool: guard mode, or for device plans a memory checker attached); the
+// call's slice table (Handle); as the frame binds them.
 Halide::Expr frame_base();
-Halide::Expr checker_attached();
+Halide::Expr checks_on();
+Halide::Expr slice_table();
 
 // The interface the pipeline itself allocates its device buffers with, which
 // the planned ones are bound to; a null handle for host plans.

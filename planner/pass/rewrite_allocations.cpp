@@ -43,49 +43,41 @@ private:
     const std::map<const IRNode *, Placement> &placed;
     Expr base, device_interface;
     const Checks &checks;
-    Scope<> device_buffers;                 // planned device buffers in scope
-    Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
-    std::map<std::string, Expr> offset_of;  // of every planned buffer, by the name its Free uses
+    Scope<> device_buffers;                                 // planned device buffers in scope
+    Scope<> host_and_device_buffers;                        // those of them Halide also keeps on the host
+    std::map<std::string, const Placement *> placement_of;  // of every planned buffer, by the name its Free uses
 
     Expr slice(const Expr &offset) const {
         return base + offset;
     }
 
-    int statuses = 0;
-
-    Stmt checked_when(const Expr &when, const Expr &call) {
-        return checked_call("harena.check_status." + std::to_string(statuses++), call, when);
+    // A slice event, where checks are on. Its status is not tested here: the
+    // table keeps the first failure and the frame's end returns it. An exit
+    // at each event would cost every one of them an error path that frees
+    // each allocation in scope, which is most of the code the checks add.
+    Stmt reported(const Expr &event) const {
+        return IfThenElse::make(checks.on, Evaluate::make(event));
     }
 
-    // Where a buffer is created: its guard band is filled, from the end of
-    // its bytes to the end of its slice and on for one band (the next slice
-    // starts there), and it is declared to a memory checker.
+    // Where a buffer is created, its slice is handed out: declared to a
+    // memory checker and its guard band filled from the end of its bytes.
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, see buffer_census.cpp); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
         Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
-        Expr band = p.bytes - bytes + checks.guard_bytes;
-        Expr fill = runtime_calls::guard_slice(checks.pipeline, c.name, slice(p.offset), bytes, band);
-        Stmt result = Block::make(checked_when(checks.guard_bytes, fill), s);
-        if (checks.nvtx.defined()) {
-            Expr live = runtime_calls::nvtx_region(slice(p.offset), bytes, 1);
-            result = Block::make(checked_when(checks.nvtx, live), result);
-        }
-        return result;
+        Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
+        return Block::make(reported(live), s);
     }
 
     Stmt visit(const Free *op) override {
-        auto it = offset_of.find(op->name);
-        if (it == offset_of.end()) {
+        auto it = placement_of.find(op->name);
+        if (it == placement_of.end()) {
             return IRMutator::visit(op);
         }
-        Expr check = runtime_calls::guard_check(slice(it->second));
-        Stmt result = Block::make(checked_when(checks.guard_bytes, check), op);
-        if (checks.nvtx.defined()) {
-            Expr dead = runtime_calls::nvtx_region(slice(it->second), make_zero(UInt(64)), 0);
-            result = Block::make(result, checked_when(checks.nvtx, dead));
-        }
-        return result;
+        const Placement &p = *it->second;
+        const Expr zero = make_zero(UInt(64));
+        Expr freed = runtime_calls::pipeline_slice(checks.table, p.slice, 0, slice(p.offset), zero, zero);
+        return Block::make(reported(freed), op);
     }
 
     Stmt visit(const Allocate *op) override {
@@ -99,7 +91,7 @@ private:
         Expr new_expr = op->new_expr;
         std::string free_function = op->free_function;
         if (c.kind == BufferKind::Host) {
-            offset_of[op->name] = offset;
+            placement_of[op->name] = &it->second;
             body = mutate(op->body);
             new_expr = reinterpret(Handle(), slice(offset));
             free_function = halide_names::kNopFree;
@@ -108,13 +100,13 @@ private:
             // where it is created; the arena, not its destructor, owns it.
             std::string buffer = buffer_owner(op->name);
             ScopedBinding<> bind(device_buffers, buffer);
-            offset_of[buffer] = offset;
+            placement_of[buffer] = &it->second;
             body = mutate(op->body);
             new_expr = bind_device(op->new_expr, offset);
             free_function = halide_names::kNopFree;
         } else {
             ScopedBinding<> bind(device_buffers, op->name);
-            offset_of[op->name] = offset;
+            placement_of[op->name] = &it->second;
             body = mutate(op->body);
             if (is_const_zero(op->condition)) {
                 // Device-only: the host side is never touched. Naming the slice
@@ -160,7 +152,7 @@ private:
             const Candidate &c = *it->second.candidate;
             ScopedBinding<> bind(device_buffers, c.name);
             ScopedBinding<> both(host_and_device_buffers, c.name);
-            offset_of[c.name] = it->second.offset;
+            placement_of[c.name] = &it->second;
             Stmt body = mutate(op->body);
             return with_size_check(c, it->second.bytes,
                                    with_checks(c, it->second,
@@ -171,7 +163,7 @@ private:
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
         if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
-            const Expr &offset = offset_of.at(owner);
+            const Expr &offset = placement_of.at(owner)->offset;
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
         if (is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||

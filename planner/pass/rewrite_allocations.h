@@ -10,17 +10,17 @@ struct Placement {
     const Candidate *candidate = nullptr;
     Halide::Expr offset;  // UInt(64) from the frame's base, computed where the frame opens
     Halide::Expr bytes;   // UInt(64): the slice's bytes in this call, computed there too
+    uint32_t slice = 0;   // its index in the frame's slice table (harena/pipeline_abi.h)
 };
 
 // What a call checks about its slices, decided where its frame opens.
-// guard_bytes: the band after each slice (UInt(64), 0 when the arena is not in
-// guard mode). nvtx: nonzero (Int(32)) when a memory checker is attached and
-// each device slice is declared to it while live; undefined for host plans.
-// pipeline: the name the reports give.
+// on: a Bool, true when the arena is in guard mode or a memory checker is
+// attached; each slice event is then reported (harena_pipeline_slice).
+// table: the call's slice table (a Handle), where an event that fails
+// records its error for the frame's end, which fails the call.
 struct Checks {
-    Halide::Expr guard_bytes;
-    Halide::Expr nvtx;
-    std::string pipeline;
+    Halide::Expr on;
+    Halide::Expr table;
 };
 
 // `call`, an Int(32) status bound to `name`, checked as Halide checks its
@@ -31,10 +31,9 @@ Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr 
 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
 // interface planned device buffers are bound to (unused for host plans).
-// `placed` is keyed by Candidate::node. Where checks.guard_bytes is not 0 each
-// slice's band is filled where its buffer is created and checked where it is
-// freed (harena_guard_slice, harena_guard_check); where checks.nvtx is not 0
-// each slice is declared live there and dead here (harena_nvtx_region).
+// `placed` is keyed by Candidate::node. Where checks.on holds, each slice is
+// reported handed out where its buffer is created and freed where it is freed
+// (harena_pipeline_slice: its guard band and its life for a memory checker).
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
                                            const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                            const Halide::Expr &base, const Halide::Expr &device_interface,

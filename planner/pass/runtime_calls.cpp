@@ -123,22 +123,26 @@ Expr guard_bytes() {
     return HARENA_CALL(harena_pipeline_guard_bytes, HARENA_ABI_PIPELINE_GUARD_BYTES, user_context());
 }
 
-Expr guard_slice(const std::string &pipeline, const std::string &buffer, const Expr &address, const Expr &bytes,
-                 const Expr &band_bytes) {
-    return HARENA_CALL(harena_guard_slice, HARENA_ABI_GUARD_SLICE, user_context(), StringImm::make(pipeline),
-                       StringImm::make(buffer), address, bytes, band_bytes);
-}
-
-Expr guard_check(const Expr &address) {
-    return HARENA_CALL(harena_guard_check, HARENA_ABI_GUARD_CHECK, user_context(), address);
-}
-
 Expr nvtx_attached() {
     return HARENA_CALL(harena_nvtx_attached, HARENA_ABI_NVTX_ATTACHED);
 }
 
-Expr nvtx_region(const Expr &address, const Expr &bytes, int live) {
-    return HARENA_CALL(harena_nvtx_region, HARENA_ABI_NVTX_REGION, user_context(), address, bytes, live);
+Expr slice_table(const std::string &names) {
+    // Field by field the struct of harena/pipeline_abi.h (runtime/src/pipeline_slices.cpp checks its layout).
+    static_assert(std::is_same_v<decltype(harena_slice_table::names), const char *> &&
+                      std::is_same_v<decltype(harena_slice_table::status), int32_t> && sizeof(harena_slice_table) == 2 * sizeof(void *),
+                  "harena_slice_table is not (const char *, int32_t)");
+    return Call::make(Handle(), Call::make_struct, {StringImm::make(names), make_zero(Int(32))}, Call::Intrinsic);
+}
+
+Expr pipeline_slice(const Expr &table, uint32_t index, int live, const Expr &address, const Expr &slice_bytes,
+                    const Expr &bytes) {
+    return HARENA_CALL(harena_pipeline_slice, HARENA_ABI_PIPELINE_SLICE, user_context(), table,
+                       make_const(UInt(32), index), live, address, slice_bytes, bytes);
+}
+
+Expr pipeline_slices_end(const Expr &table, const Expr &base) {
+    return HARENA_CALL(harena_pipeline_slices_end, HARENA_ABI_PIPELINE_SLICES_END, user_context(), table, base);
 }
 
 Expr planned_host_free(const Expr &buffer) {

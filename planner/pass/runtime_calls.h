@@ -42,11 +42,16 @@ Halide::Expr pipeline_base();
 Halide::Expr register_pipeline_exit(const Halide::Expr &base);
 // harena_pipeline_guard_bytes: the band of the guard-band layout (UInt(64)).
 Halide::Expr guard_bytes();
-Halide::Expr guard_slice(const std::string &pipeline, const std::string &buffer, const Halide::Expr &address,
-                         const Halide::Expr &bytes, const Halide::Expr &band_bytes);
-Halide::Expr guard_check(const Halide::Expr &address);
 Halide::Expr nvtx_attached();
-Halide::Expr nvtx_region(const Halide::Expr &address, const Halide::Expr &bytes, int live);
+// A struct harena_slice_table for one call, on the pipeline's stack, with
+// the frame's constant `names` and no error yet.
+Halide::Expr slice_table(const std::string &names);
+// harena_pipeline_slice: slice `index` of `table` handed out (live 1) or
+// freed (live 0).
+Halide::Expr pipeline_slice(const Halide::Expr &table, uint32_t index, int live, const Halide::Expr &address,
+                            const Halide::Expr &slice_bytes, const Halide::Expr &bytes);
+// harena_pipeline_slices_end for `table` and the frame at `base`.
+Halide::Expr pipeline_slices_end(const Halide::Expr &table, const Halide::Expr &base);
 // harena_planned_host_free on `buffer`, and its destructor's name.
 Halide::Expr planned_host_free(const Halide::Expr &buffer);
 const char *planned_host_free_destructor();

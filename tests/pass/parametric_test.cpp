@@ -288,15 +288,24 @@ TEST(PassParametric, InGuardModeEverySliceIsFollowedByABandAndTheFrameStartsWith
         EXPECT_EQ(f.needed, top);
         EXPECT_EQ(off.lets.at("harena.guard"), 0u);
     }
-    // Each buffer's band is filled where it is created and checked at its free.
+    // Each buffer's slice is reported where it is created and where it is
+    // freed (harena_pipeline_slice: band filled, band checked), and the frame
+    // ends with the check of its first band.
     const std::string text = harena_test::text_of(out);
-    size_t fills = 0, checks = 0;
-    for (size_t k = text.find("harena_guard_slice("); k != std::string::npos; k = text.find("harena_guard_slice(", k + 1)) {
-        fills++;
+    auto count = [&](const std::string &piece) {
+        size_t n = 0;
+        for (size_t k = text.find(piece); k != std::string::npos; k = text.find(piece, k + 1)) {
+            n++;
+        }
+        return n;
+    };
+    for (int i = 0; i < 3; i++) {
+        const std::string event = "harena.slices, (uint32)" + std::to_string(i) + ", ";
+        EXPECT_EQ(count(event + "1, "), 1u) << "buffer " << i << " handed out\n"
+                                            << text;
+        EXPECT_EQ(count(event + "0, "), 1u) << "buffer " << i << " freed\n"
+                                            << text;
     }
-    for (size_t k = text.find("harena_guard_check("); k != std::string::npos; k = text.find("harena_guard_check(", k + 1)) {
-        checks++;
-    }
-    EXPECT_EQ(fills, 3u) << text;
-    EXPECT_EQ(checks, 4u) << text;  // three frees and the frame's first band
+    EXPECT_EQ(count("harena_pipeline_slice("), 6u) << text;
+    EXPECT_EQ(count("harena_pipeline_slices_end("), 1u) << text;
 }

@@ -161,10 +161,9 @@ TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_MALLOC, harena_argument_device_malloc);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC, harena_argument_device_and_host_malloc);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_GUARD_BYTES, harena_pipeline_guard_bytes);
-    HARENA_EXPECT_ABI_NAME(HARENA_ABI_GUARD_SLICE, harena_guard_slice);
-    HARENA_EXPECT_ABI_NAME(HARENA_ABI_GUARD_CHECK, harena_guard_check);
-    HARENA_EXPECT_ABI_NAME(HARENA_ABI_NVTX_REGION, harena_nvtx_region);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_NVTX_ATTACHED, harena_nvtx_attached);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_SLICE, harena_pipeline_slice);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_SLICES_END, harena_pipeline_slices_end);
 }
 
 // The default every side uses: the pass, harena_options_init and the C++ layer.

@@ -62,10 +62,9 @@ enum harena_pipeline_traits {
 #define HARENA_ABI_ARGUMENT_DEVICE_MALLOC "harena_argument_device_malloc"
 #define HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC "harena_argument_device_and_host_malloc"
 #define HARENA_ABI_PIPELINE_GUARD_BYTES "harena_pipeline_guard_bytes"
-#define HARENA_ABI_GUARD_SLICE "harena_guard_slice"
-#define HARENA_ABI_GUARD_CHECK "harena_guard_check"
-#define HARENA_ABI_NVTX_REGION "harena_nvtx_region"
 #define HARENA_ABI_NVTX_ATTACHED "harena_nvtx_attached"
+#define HARENA_ABI_PIPELINE_SLICE "harena_pipeline_slice"
+#define HARENA_ABI_PIPELINE_SLICES_END "harena_pipeline_slices_end"
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
  * quoted in the message only; traits: enum harena_pipeline_traits) and
@@ -122,6 +121,38 @@ int harena_guard_slice(void *user_context, const char *pipeline, const char *buf
  * returns so that a damaged one fails the call. */
 int harena_guard_check(void *user_context, uint64_t address);
 
+/* Guard mode and memory checkers for a planned pipeline's slices, while
+ * either is on in the call (its band, harena_pipeline_guard_bytes, is
+ * nonzero or harena_nvtx_attached is). The pipeline builds one slice table
+ * per call where its frame opens, reports each slice event on it, and ends
+ * with harena_pipeline_slices_end before it returns. */
+struct harena_slice_table {
+    /* A constant of the pipeline: its name, then the buffer of each slice in
+     * index order, each line ended by '\n'. */
+    const char *names;
+    /* The first error of the call's slice events; 0 until one fails. */
+    int32_t status;
+};
+
+/* The slice of buffer `index` is handed out (live nonzero) or freed (live
+ * 0). It lies at `address` and holds `slice_bytes` in this call, of which its
+ * buffer uses `bytes` (both ignored when freed). Handed out: declared live
+ * (harena_nvtx_region), then its band filled, from `bytes` to the end of the
+ * slice and on for the guard band (harena_guard_slice, naming the pipeline and
+ * the buffer). Freed: its band checked (harena_guard_check), then declared no
+ * longer live. Returns the first of those calls' errors, which it also
+ * records in table->status unless an earlier event's is there: the pipeline
+ * goes on, so that every later slice is banded and checked as usual, and
+ * fails when its frame ends. */
+int harena_pipeline_slice(void *user_context, struct harena_slice_table *table, uint32_t index, int live,
+                          uint64_t address, uint64_t slice_bytes, uint64_t bytes);
+
+/* Before a successful return: the first error of the call's slice events,
+ * else, in guard mode, the check of the band that starts the frame based at
+ * frame_base (harena_guard_check), so that a damaged band fails the call: the
+ * frame's pop can only report. */
+int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *table, uint64_t frame_base);
+
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
  * reporting an error if there is none. */
 uint64_t harena_pipeline_base(void *user_context);
@@ -141,7 +172,7 @@ void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_
  * around it stops being one, so its other bytes are out of bounds until
  * declared too), live 0 ends the slice declared at address. Slices still
  * live when their frame pops end then. A planned pipeline calls it per
- * planned buffer (user_context: the arena). A no-op returning 0 when no tool
+ * planned buffer, through harena_pipeline_slice (user_context: the arena). A no-op returning 0 when no tool
  * is attached or the arena holds host memory; HARENA_ERROR_NOT_IN_ARENA
  * when the slice does not lie in the arena. */
 int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live);
