@@ -3,6 +3,9 @@
 #include "corpus_auto_exposure_cuda_arena.arena.h"
 #include "corpus_auto_exposure_cuda_arena.h"
 #include "corpus_auto_exposure_cuda_plain.h"
+#include "corpus_auto_levels_cuda_arena.arena.h"
+#include "corpus_auto_levels_cuda_arena.h"
+#include "corpus_auto_levels_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.arena.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
@@ -93,6 +96,7 @@ const std::vector<CorpusPipeline> &corpus() {
         CORPUS_ENTRY(guided_upsample, GuidedUpsample, CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA),
         CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
         CORPUS_ENTRY(color_grade, ColorGrade, CORPUS_COLOR_GRADE_CUDA_ARENA),
+        CORPUS_ENTRY(auto_levels, AutoLevels, CORPUS_AUTO_LEVELS_CUDA_ARENA),
     };
     return pipelines;
 }

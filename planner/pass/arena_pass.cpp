@@ -1,6 +1,7 @@
 #include "arena_pass.h"
 
 #include "buffer_census.h"
+#include "capturability.h"
 #include "open_frame.h"
 #include "pass_report.h"
 #include "plan_report.h"
@@ -8,6 +9,7 @@
 #include "representative.h"
 #include "rewrite_allocations.h"
 #include "route_argument_buffers.h"
+#include "route_key_host_buffers.h"
 #include "run_layout.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
@@ -112,6 +114,9 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
     Stmt result = open_frame(s, placed, layout, entry);
     Checks checks{checks_on(), slice_table()};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
+    if (report.capturable) {
+        result = route_key_host_buffers(result, key_host_buffers(s));
+    }
     return options.device_target ? route_argument_buffers(result) : result;
 }
 

@@ -197,6 +197,13 @@ private:
         return simplify(e);
     }
 
+    // A host allocation Halide's codegen keeps on the stack: small, of a
+    // constant size, and of no memory type that says otherwise.
+    static bool on_stack(const Allocate *op) {
+        const int64_t constant = Allocate::constant_allocation_size(op->extents, op->name);
+        return op->memory_type == MemoryType::Auto && constant > 0 && constant * op->type.bytes() <= kMaxStackBytes;
+    }
+
     // The index of the candidate if it is planned; nothing if it is not, or
     // is no intermediate the arena could hold (stack, registers, GPU shared
     // memory), which is not recorded at all.
@@ -218,11 +225,15 @@ private:
         c.end = step + 1;
         DeviceShape shape;
         if (options.device_target) {
-            c.kind = BufferKind::Device;
             const BufferFacts &u = facts[op];
             if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
+                if (on_stack(op)) {
+                    return std::nullopt;
+                }
+                c.kind = BufferKind::Host;
                 return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
             }
+            c.kind = BufferKind::Device;
             if (u.device_and_host_malloc || u.destructor == halide_names::kDeviceAndHostFreeAsDestructor) {
                 return record(c, false, "buffer on host and device in an unusual form: left to Halide's allocator");
             }
@@ -231,10 +242,8 @@ private:
             }
         } else {
             c.kind = BufferKind::Host;
-            int64_t constant = Allocate::constant_allocation_size(op->extents, op->name);
-            if (op->memory_type == MemoryType::Auto && constant > 0 &&
-                constant * op->type.bytes() <= kMaxStackBytes) {
-                return std::nullopt;  // codegen keeps it on the stack
+            if (on_stack(op)) {
+                return std::nullopt;
             }
             // What halide_malloc would get: the extents plus Halide's padding for
             // vector loads that read up to three elements past the end.

@@ -149,6 +149,10 @@ Expr planned_host_free(const Expr &buffer) {
     return HARENA_CALL(harena_planned_host_free, HARENA_ABI_PLANNED_HOST_FREE, user_context(), buffer);
 }
 
+Expr key_host_malloc(const Expr &buffer, const Expr &device_interface) {
+    return HARENA_CALL(harena_key_host_malloc, HARENA_ABI_KEY_HOST_MALLOC, user_context(), buffer, device_interface);
+}
+
 const char *planned_host_free_destructor() {
     return HARENA_ABI_PLANNED_HOST_FREE_AS_DESTRUCTOR;
 }

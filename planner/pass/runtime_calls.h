@@ -55,6 +55,9 @@ Halide::Expr pipeline_slices_end(const Halide::Expr &table, const Halide::Expr &
 // harena_planned_host_free on `buffer`, and its destructor's name.
 Halide::Expr planned_host_free(const Halide::Expr &buffer);
 const char *planned_host_free_destructor();
+// harena_key_host_malloc on `buffer`: halide_device_and_host_malloc for a
+// key-host buffer (route_key_host_buffers.h).
+Halide::Expr key_host_malloc(const Halide::Expr &buffer, const Halide::Expr &device_interface);
 
 // The routed equivalent of Halide's allocating call `halide_function`
 // (halide_copy_to_device, halide_device_malloc, halide_device_and_host_malloc)

@@ -45,6 +45,10 @@ const GraphBackend *graph_backend() {
     return d != nullptr && d->has_graphs() ? &kCuda : nullptr;
 }
 
+bool graph_backend_is_cuda() {
+    return graph_backend() == &kCuda;
+}
+
 void set_graph_backend(const GraphBackend *backend) {
     installed = backend;
 }

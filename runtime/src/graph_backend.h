@@ -18,6 +18,9 @@ struct GraphBackend {
 // is missing or has no graph functions.
 const GraphBackend *graph_backend();
 
+// Whether graph_backend() is CUDA's (not a test's stand-in).
+bool graph_backend_is_cuda();
+
 // Tests: replaces the backend (null restores CUDA's).
 void set_graph_backend(const GraphBackend *backend);
 

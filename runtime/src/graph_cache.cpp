@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "errors.h"
 #include "graph_backend.h"
+#include "graph_host_blocks.h"
 
 namespace {
 
@@ -23,6 +24,8 @@ struct Entry {
     // The buffers the captured call marked device-dirty (its outputs): a
     // replay runs none of the pipeline's host code, so it marks them itself.
     std::vector<bool> written;
+    // The host blocks its copies read (graph_host_blocks.h), freed with it.
+    harena::detail::HostBlocks host_blocks;
 };
 
 }  // namespace
@@ -68,11 +71,12 @@ std::string key_of(const harena_arena &arena, const void *bytes, size_t size, ha
     return key;
 }
 
-void drop(const GraphBackend *backend, Entry &e) {
+void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
     if (backend != nullptr && (e.graph != nullptr || e.exec != nullptr)) {
         backend->destroy(e.graph, e.exec);
     }
     e.graph = e.exec = nullptr;
+    free_host_blocks(arena, e.host_blocks);
 }
 
 // A region that changed (grown, shrunk) moved every intermediate.
@@ -82,7 +86,7 @@ void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend
     }
     for (Entry &e : cache.entries) {
         cache.stats.invalidated += e.exec != nullptr;
-        drop(backend, e);
+        drop(cache.arena, backend, e);
     }
     cache.entries.clear();
     cache.generation = cache.arena->generation;
@@ -97,7 +101,7 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, std::strin
             }
         }
         cache.stats.evictions += cache.entries[oldest].exec != nullptr;
-        drop(backend, cache.entries[oldest]);
+        drop(cache.arena, backend, cache.entries[oldest]);
         cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
     }
     cache.entries.emplace_back();
@@ -132,14 +136,19 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     }
     arena.capture.begin();
     const uint64_t allocations = allocation_total(arena);
-    *result = call(&arena, closure);
+    bool host_block_missed = false;
+    {
+        HostBlockCapture host_blocks(arena, e.host_blocks);
+        *result = call(&arena, closure);
+        host_block_missed = host_blocks.missed;
+    }
     const bool allocated = allocation_total(arena) != allocations;
     const Capture::Seen seen = arena.capture.end();
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
     nvtx_capturing(false);
     e.graph = graph;
-    if (seen.refused) {
+    if (seen.refused || host_block_missed) {
         return HARENA_GRAPH_NOT_CAPTURABLE;
     }
     if (ended != 0 || graph == nullptr) {
@@ -153,6 +162,11 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     }
     if (allocated) {
         return HARENA_GRAPH_ALLOCATED;
+    }
+    // A replay copies what the capture's host stages wrote only if each
+    // upload is a copy in the graph from a block the entry owns.
+    if (check_host_copies(graph, e.host_blocks) != nullptr) {
+        return HARENA_GRAPH_CAPTURE_FAILED;
     }
     if (backend.instantiate(graph, &e.exec) != 0 || e.exec == nullptr) {
         e.exec = nullptr;
@@ -223,7 +237,7 @@ int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry
         e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
     }
     if (reason) {
-        drop(&backend, e);
+        drop(c.arena, &backend, e);
         // A pipeline error may be this call's alone; the rest are for good.
         if (*reason != HARENA_GRAPH_PIPELINE_FAILED) {
             e.refused = reason;
@@ -266,7 +280,7 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
     }
     const GraphBackend *backend = graph_backend();
     for (Entry &e : cache->entries) {
-        drop(backend, e);
+        drop(cache->arena, backend, e);
     }
     delete cache;
     return HARENA_OK;

@@ -3,6 +3,7 @@
 // halide_device_and_host_malloc; where Halide would free both, planned
 // pipelines call these instead, so the slice never reaches Halide's device
 // free (its allocation cache, or cuMemFree on an interior pointer).
+#include "graph_host_blocks.h"
 #include "harena/runtime.h"
 
 extern "C" {
@@ -15,7 +16,10 @@ int harena_planned_host_free(void *user_context, halide_buffer_t *buf) {
     if (buf == nullptr) {
         return 0;
     }
-    if (buf->host != nullptr && halide_free != nullptr) {
+    // A block a graph being captured owns (harena_key_host_malloc) stays:
+    // the graph copies from it at every replay.
+    if (buf->host != nullptr && halide_free != nullptr &&
+        !harena::detail::held_by_capture(user_context, buf->host)) {
         halide_free(user_context, buf->host);
     }
     buf->host = nullptr;

@@ -6,6 +6,9 @@
 #include "corpus_auto_exposure_cuda_arena.arena.h"
 #include "corpus_auto_exposure_cuda_arena.h"
 #include "corpus_auto_exposure_cuda_plain.h"
+#include "corpus_auto_levels_cuda_arena.arena.h"
+#include "corpus_auto_levels_cuda_arena.h"
+#include "corpus_auto_levels_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.arena.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
@@ -58,6 +61,7 @@ inline const Pipeline kCudaPipelines[] = {
     cuda_entry<GuidedUpsample<corpus_guided_upsample_cuda_plain, corpus_guided_upsample_cuda_arena>>("guided_upsample", CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA_ARENA_CAPTURABLE != 0),
     cuda_entry<AutoExposure<corpus_auto_exposure_cuda_plain, corpus_auto_exposure_cuda_arena>>("auto_exposure", CORPUS_AUTO_EXPOSURE_CUDA_ARENA_ARENA_CAPTURABLE != 0),
     cuda_entry<ColorGrade<corpus_color_grade_cuda_plain, corpus_color_grade_cuda_arena>>("color_grade", CORPUS_COLOR_GRADE_CUDA_ARENA_ARENA_CAPTURABLE != 0),
+    cuda_entry<AutoLevels<corpus_auto_levels_cuda_plain, corpus_auto_levels_cuda_arena>>("auto_levels", CORPUS_AUTO_LEVELS_CUDA_ARENA_ARENA_CAPTURABLE != 0),
 };
 
 }  // namespace harena_corpus

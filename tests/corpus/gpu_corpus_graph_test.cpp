@@ -1,15 +1,16 @@
 // The corpus' planned CUDA builds through a CUDA graph cache, on an arena with
 // its own stream sized by asking the pipeline (harena::measure), as the README
 // tells a program to: inputs uploaded on the arena's stream, outputs on the
-// device. Five calls per pipeline and size, each with new input values
-// written into the same device buffers and outputs poisoned first: the first
-// runs, the second is captured, the rest replay the graph (a pipeline whose
-// plan says it is not capturable runs every call, each after the first
-// counted as a fallback for that reason), and every call
-// equals the plain build's output for the same values bit for bit, with no
-// cuMemAlloc during a replay. The scalar arguments stay those of the
-// drivers' first call, so that the key repeats. Skips where no CUDA device is
-// usable.
+// device. Six calls per pipeline and size, each with new input values
+// written into the same device buffers and outputs poisoned first, with two
+// keys interleaved: the scalar arguments alternate call by call between those
+// of the drivers' first and second calls. Each key's first call runs, its
+// second is captured, the rest replay its graph (a pipeline whose plan says
+// it is not capturable runs every call, each after the keys' first counted as
+// a fallback for that reason), and every call equals the plain build's output
+// for the same values bit for bit, with no cuMemAlloc during a replay. A
+// host stage that tabulates from the scalars (color_grade's tone curve) thus
+// replays its own key's table. Skips where no CUDA device is usable.
 #include "corpus_graph_calls.h"
 #include "cuda_corpus_table.h"
 
@@ -18,6 +19,7 @@
 #include "cuda_test.h"
 #include "harena/graph.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -29,6 +31,9 @@ using namespace harena_corpus;
 namespace {
 
 using GpuCorpusGraph = harena_test::CudaTestWithParam<std::tuple<Pipeline, Size>>;
+
+// Keys interleaved call by call (the cache holds this many graphs).
+constexpr int kKeys = 2;
 
 std::string joined(const std::vector<std::string> &messages) {
     std::string out;
@@ -54,22 +59,26 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
     Workload ref = p.make(scale);
     Workload w = p.make(scale);
     p.write(w, 0);
-    const uint64_t bytes = harena::measure([&](void *a) { return p.planned(a, w); });
+    uint64_t bytes = 0;
+    for (int key = 0; key < kKeys; key++) {
+        w.call = key;
+        bytes = std::max(bytes, harena::measure([&](void *a) { return p.planned(a, w); }));
+    }
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), bytes > 0 ? bytes : 256);
     harena::use_own_stream(arena);
     harena_graph_cache *raw = nullptr;
-    ASSERT_EQ(harena_graph_cache_create(arena.get(), 2, &raw), 0);
+    ASSERT_EQ(harena_graph_cache_create(arena.get(), kKeys, &raw), 0);
     std::unique_ptr<harena_graph_cache, int (*)(harena_graph_cache *)> graphs(raw, harena_graph_cache_destroy);
     for (Buffer<> &out : w.outputs) {
         ASSERT_EQ(out.device_malloc(halide_cuda_device_interface()), 0);
     }
     std::vector<int> outcomes;
     int replay_driver_allocations = 0;
-    for (int call = 0; call < 5; call++) {
+    for (int call = 0; call < 6; call++) {
         SCOPED_TRACE("call " + std::to_string(call));
         p.write(ref, call);
         p.write(w, call);
-        ref.call = w.call = 0;  // new values, the first call's scalars
+        ref.call = w.call = call % kKeys;  // new values, the key's scalars
         ASSERT_EQ(p.plain(ref), 0) << joined(ErrorLog::take());
         ASSERT_EQ(read_back(ref), 0);
 
@@ -92,10 +101,10 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         EXPECT_EQ(difference(ref, w), "") << "outcome " << outcome;
     }
     const std::vector<int> expected =
-        p.capturable ? std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED,
-                                        HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED} :
-                       std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK,
-                                        HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK};
+        p.capturable ? std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED,
+                                        HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED} :
+                       std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_FELL_BACK,
+                                        HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK};
     EXPECT_EQ(outcomes, expected);
     if (!p.capturable) {
         harena_graph_stats stats;

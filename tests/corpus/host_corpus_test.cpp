@@ -8,6 +8,8 @@
 
 #include "corpus_auto_exposure_arena.h"
 #include "corpus_auto_exposure_plain.h"
+#include "corpus_auto_levels_arena.h"
+#include "corpus_auto_levels_plain.h"
 #include "corpus_bilateral_grid_arena.h"
 #include "corpus_bilateral_grid_plain.h"
 #include "corpus_camera_pipe_arena.h"
@@ -59,6 +61,7 @@ const Pipeline kPipelines[] = {
     entry<GuidedUpsample<corpus_guided_upsample_plain, corpus_guided_upsample_arena>>("guided_upsample"),
     entry<AutoExposure<corpus_auto_exposure_plain, corpus_auto_exposure_arena>>("auto_exposure"),
     entry<ColorGrade<corpus_color_grade_plain, corpus_color_grade_arena>>("color_grade"),
+    entry<AutoLevels<corpus_auto_levels_plain, corpus_auto_levels_arena>>("auto_levels"),
 };
 
 std::string joined(const std::vector<std::string> &messages) {

@@ -157,6 +157,7 @@ TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR, harena_pipeline_exit_as_destructor);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PLANNED_HOST_FREE, harena_planned_host_free);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PLANNED_HOST_FREE_AS_DESTRUCTOR, harena_planned_host_free_as_destructor);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_KEY_HOST_MALLOC, harena_key_host_malloc);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_COPY_TO_DEVICE, harena_argument_copy_to_device);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_MALLOC, harena_argument_device_malloc);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC, harena_argument_device_and_host_malloc);

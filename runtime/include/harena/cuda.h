@@ -77,7 +77,9 @@ enum harena_graph_fallback {
     /* Something was allocated in the arena while the call was captured. */
     HARENA_GRAPH_ALLOCATED = 5,
     /* The driver ended the capture with an error (a host copy or a
-     * synchronisation inside the call, for instance). */
+     * synchronisation inside the call, for instance), or the graph copies
+     * from host memory it does not own, or a host stage's buffer
+     * (harena_key_host_malloc) was not uploaded by a copy in the graph. */
     HARENA_GRAPH_CAPTURE_FAILED = 6,
     /* The pipeline returned an error while it was captured. */
     HARENA_GRAPH_PIPELINE_FAILED = 7,

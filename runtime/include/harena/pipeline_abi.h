@@ -58,6 +58,7 @@ enum harena_pipeline_traits {
 #define HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR "harena_pipeline_exit_as_destructor"
 #define HARENA_ABI_PLANNED_HOST_FREE "harena_planned_host_free"
 #define HARENA_ABI_PLANNED_HOST_FREE_AS_DESTRUCTOR "harena_planned_host_free_as_destructor"
+#define HARENA_ABI_KEY_HOST_MALLOC "harena_key_host_malloc"
 #define HARENA_ABI_ARGUMENT_COPY_TO_DEVICE "harena_argument_copy_to_device"
 #define HARENA_ABI_ARGUMENT_DEVICE_MALLOC "harena_argument_device_malloc"
 #define HARENA_ABI_ARGUMENT_DEVICE_AND_HOST_MALLOC "harena_argument_device_and_host_malloc"
@@ -85,6 +86,16 @@ int harena_pipeline_enter(void *user_context, const char *pipeline,
  * planned pipelines where Halide would call halide_device_and_host_free. */
 int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
 void harena_planned_host_free_as_destructor(void *user_context, void *buf);
+
+/* For planned buffers on host and device whose host stage reads only scalar
+ * arguments and other such stages, so that their contents are a function of
+ * a graph cache's key: called where Halide calls
+ * halide_device_and_host_malloc, and does the same, except while the call is
+ * captured by a graph cache (harena/cuda.h): then the host part is a pinned
+ * block the cached graph owns, which the captured upload copies from at every
+ * replay and harena_planned_host_free leaves to the graph. */
+int harena_key_host_malloc(void *user_context, struct halide_buffer_t *buf,
+                           const struct halide_device_interface_t *device_interface);
 
 /* Device memory for a planned pipeline's argument buffers (inputs, outputs,
  * buffers compiled into it), which the caller keeps after the call: planned

@@ -134,4 +134,14 @@ void ColorGradeArgs::write(Workload &w, int call) {
     fill(w.inputs[0], seed(call, 0), 0, 255);
 }
 
+Workload AutoLevelsArgs::make(double s) {
+    const int w = scaled(1536, s), h = scaled(2560, s);
+    return Workload{{image(halide_type_of<uint8_t>(), w, h, 3)}, {image(halide_type_of<uint8_t>(), w, h, 3)}};
+}
+void AutoLevelsArgs::write(Workload &w, int call) {
+    w.call = call;
+    // A scan whose range of codes changes every call, so that the levels do.
+    fill(w.inputs[0], seed(call, 0), (call * 23) % 60, 255 - (call * 41) % 90);
+}
+
 }  // namespace harena_corpus

@@ -236,4 +236,22 @@ struct ColorGrade : ColorGradeArgs {
     }
 };
 
+struct AutoLevelsArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float clip(const Workload &w) {
+        return cycle(w.call, {0.01f, 0.05f, 0.002f});
+    }
+};
+template<auto Plain, auto Planned>
+struct AutoLevels : AutoLevelsArgs {
+    // clip
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], clip(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], clip(w), w.outputs[0]);
+    }
+};
+
 }  // namespace harena_corpus

@@ -1,0 +1,165 @@
+// Host stages of GPU pipelines: a lookup table the CPU computes from scalar
+// arguments alone is a function of the call's key, so the pipeline stays
+// capturable; one that reads an input buffer's contents, or a GPU result, is
+// not.
+#include "arena_pass.h"
+#include "capturing_pass.h"
+#include "ir_queries.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+using harena_test::CapturingPass;
+using harena_test::Lowered;
+
+// A tone curve tabulated on the CPU and read by a GPU stage. The curve reads
+// the scalar `gain` and, when `curve_reads_input`, the first pixel of the
+// input; `steps` chains a second host table behind the first.
+Lowered lower_lut(bool curve_reads_input, bool chained = false) {
+    ImageParam input(UInt(8), 2, "input");
+    Param<float> gain("gain", 1.5f);
+    Func curve("curve"), steps("steps"), out("out");
+    Var x("x"), y("y"), xi, yi;
+    Expr v = cast<float>(x) * gain;
+    curve(x) = curve_reads_input ? v + cast<float>(input(0, 0)) : v;
+    Func table = curve;
+    if (chained) {
+        steps(x) = curve(x) * 0.5f + curve(255 - x);
+        table = steps;
+    }
+    out(x, y) = table(cast<int>(input(x, y)));
+    curve.compute_root().bound(x, 0, 256);
+    if (chained) {
+        steps.compute_root().bound(x, 0, 256);
+    }
+    out.gpu_tile(x, y, xi, yi, 8, 8);
+    out.output_buffer().set_estimates({{0, 64}, {0, 64}});
+    input.set_estimates({{0, 64}, {0, 64}});
+    Lowered l;
+    harena::PassOptions o;
+    o.pipeline_name = "lut";
+    o.trace = 0;
+    o.device_target = true;
+    Pipeline p(out);
+    p.add_custom_lowering_pass(new CapturingPass(o, &l));
+    p.compile_to_module({input, gain}, "lut",
+                        get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    return l;
+}
+
+// The table's host part comes from harena_key_host_malloc, which places it
+// in a block the graph owns while a call is captured.
+TEST(PassHostStage, ATableComputedFromScalarsOnlyIsCapturable) {
+    Lowered l = lower_lut(false);
+    const std::string text = harena_test::text_of(l.stmt);
+    EXPECT_EQ(l.report.planned_count(), 1) << text;
+    EXPECT_TRUE(l.report.capturable) << l.report.not_capturable << "\n"
+                                     << text;
+    const auto calls = harena_test::call_arguments(l.stmt, "harena_key_host_malloc");
+    ASSERT_EQ(calls.size(), 1u) << text;
+    EXPECT_EQ(harena_test::name_in(calls[0][1]), "curve.buffer") << text;
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_and_host_malloc"), 0) << text;
+}
+
+// `curve` is then a host-only buffer that no GPU stage reads: a graph needs
+// nothing of it, only of `steps`, whose upload it replays.
+TEST(PassHostStage, ATableBuiltFromAnotherScalarOnlyTableIsCapturable) {
+    Lowered l = lower_lut(false, true);
+    const std::string text = harena_test::text_of(l.stmt);
+    EXPECT_TRUE(l.report.capturable) << l.report.not_capturable << "\n"
+                                     << text;
+    const auto calls = harena_test::call_arguments(l.stmt, "harena_key_host_malloc");
+    ASSERT_EQ(calls.size(), 1u) << text;
+    EXPECT_EQ(harena_test::name_in(calls[0][1]).rfind("steps", 0), 0u) << text;
+}
+
+TEST(PassHostStage, ATableThatReadsAnInputBufferIsNotCapturableAndSaysWhy) {
+    Lowered l = lower_lut(true);
+    EXPECT_FALSE(l.report.capturable);
+    // Halide numbers repeated Func names: curve may be curve$2.
+    EXPECT_EQ(l.report.not_capturable.rfind("a host-side store to curve", 0), 0u) << l.report.not_capturable;
+    EXPECT_NE(l.report.not_capturable.find(", whose stage reads input"), std::string::npos)
+        << l.report.not_capturable;
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_key_host_malloc"), 0);
+}
+
+// A table read by another host table that reads an input: the reader is not
+// a function of the key either.
+TEST(PassHostStage, ATableBuiltFromOneThatReadsAnInputIsNotCapturable) {
+    Lowered l = lower_lut(true, true);
+    EXPECT_FALSE(l.report.capturable);
+    EXPECT_NE(l.report.not_capturable.find(", whose stage reads "), std::string::npos) << l.report.not_capturable;
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_key_host_malloc"), 0);
+}
+
+// A CPU reduction between GPU stages: the GPU counts a histogram per row
+// band, the CPU accumulates each band's counts into a host-only buffer whose
+// size follows the input's height and takes a level from them (through a
+// one-element scratch Halide keeps on the stack), and the GPU reads the
+// levels.
+Lowered lower_band_levels() {
+    ImageParam input(UInt(8), 2, "input");
+    Func hist("hist"), cdf("cdf"), level("level"), out("out");
+    Var x("x"), y("y"), b("b"), s("s"), bi, si, xi, yi;
+    RDom rx(0, input.width(), 0, 16);
+    hist(b, s) = 0;
+    hist(cast<int>(input(rx.x, clamp(s * 16 + rx.y, 0, input.height() - 1))), s) += 1;
+    cdf(b, s) = hist(0, s);
+    RDom rc(1, 255);
+    cdf(rc, s) = cdf(rc - 1, s) + hist(rc, s);
+    RDom r(0, 256);
+    level(s) = minimum(select(cdf(r, s) > 8, r, 255));
+    out(x, y) = cast<uint8_t>(clamp(cast<int>(input(x, y)) - level(y / 16), 0, 255));
+    hist.compute_root().gpu_tile(b, s, bi, si, 64, 1);
+    hist.update().gpu_tile(s, si, 8, TailStrategy::GuardWithIf);
+    cdf.compute_root().bound(b, 0, 256);
+    level.compute_root();
+    out.gpu_tile(x, y, xi, yi, 8, 8);
+    out.output_buffer().set_estimates({{0, 64}, {0, 64}});
+    input.set_estimates({{0, 64}, {0, 64}});
+    Lowered l;
+    harena::PassOptions o;
+    o.pipeline_name = "band_levels";
+    o.trace = 0;
+    o.device_target = true;
+    Pipeline p(out);
+    p.add_custom_lowering_pass(new CapturingPass(o, &l));
+    p.compile_to_module({input}, "band_levels",
+                        get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    return l;
+}
+
+// The counts are host memory left to halide_malloc, reported as such (not
+// as a device intermediate); the stack scratch is no allocation at all; the
+// GPU buffers are planned; a graph could not replay the CPU reduction of
+// what the GPU computed in the same call, and the report says which stage.
+TEST(PassHostStage, ACpuReductionOfAGpuResultIsHostMemoryAndNotCapturable) {
+    Lowered l = lower_band_levels();
+    const std::string text = harena_test::text_of(l.stmt);
+    int host_only = 0;
+    for (const harena::BufferDecision &d : l.report.buffers) {
+        SCOPED_TRACE(d.name);
+        EXPECT_EQ(d.name.rfind("minimum", 0), std::string::npos) << "a stack scratch was recorded";
+        if (d.name.rfind("cdf", 0) == 0) {
+            host_only++;
+            EXPECT_EQ(d.kind, "host");
+            EXPECT_FALSE(d.planned);
+            EXPECT_EQ(d.reason, "host-only buffer of a GPU pipeline: left to halide_malloc");
+        } else {
+            EXPECT_TRUE(d.planned) << d.reason << "\n"
+                                   << text;
+        }
+    }
+    EXPECT_EQ(host_only, 1);
+    EXPECT_FALSE(l.report.capturable);
+    EXPECT_EQ(l.report.not_capturable.rfind("a host-side store to cdf", 0), 0u) << l.report.not_capturable;
+    EXPECT_NE(l.report.not_capturable.find(", whose stage reads hist"), std::string::npos) << l.report.not_capturable;
+}
+
+}  // namespace
