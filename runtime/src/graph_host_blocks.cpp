@@ -153,7 +153,7 @@ void free_host_blocks(const harena_arena *arena, HostBlocks &blocks) {
     }
     std::optional<StreamContextScope> in_context;
     if (arena != nullptr && is_registered(arena)) {
-        in_context.emplace(*arena);
+        in_context.emplace(arena->cuda);
     }
     for (const HostBlock &b : blocks) {
         backend->free(b.host);
