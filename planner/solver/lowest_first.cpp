@@ -1,6 +1,8 @@
 #include "solver/lowest_first.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "solver/skyline.h"
 
@@ -24,12 +26,9 @@ public:
         return uint32_t(k);
     }
 
-    // Positions in increasing order already form a heap, and rank 0 is below
-    // every candidate's: each key is corrected when it comes up.
-    void reset(uint32_t n) {
-        keys_.resize(n);
-        for (uint32_t k = 0; k < n; k++)
-            keys_[k] = k;
+    // Keys in increasing order already form a heap.
+    void reset(std::vector<Key> sorted) {
+        keys_ = std::move(sorted);
     }
     bool empty() const {
         return keys_.empty();
@@ -50,6 +49,13 @@ public:
     void replace_top(Key k) {
         keys_[0] = k;
         sift_down();
+    }
+    void push(Key k) {
+        size_t i = keys_.size();
+        keys_.push_back(k);
+        for (; i > 0 && k < keys_[(i - 1) / 2]; i = (i - 1) / 2)
+            keys_[i] = keys_[(i - 1) / 2];
+        keys_[i] = k;
     }
 
 private:
@@ -78,49 +84,49 @@ private:
 
 LowestFirst::LowestFirst(const Prepared &prepared, const std::vector<uint32_t> &order, uint32_t first,
                          const std::vector<uint64_t> &floor)
-    : order_(order) {
+    : order_(order), floor_(floor) {
     const uint32_t n = uint32_t(order.size());
-    const uint32_t sections = uint32_t(floor.size());
     candidates_.resize(n);
     for (uint32_t k = 0; k < n; k++) {
         const Item &item = prepared.items[order[k]];
         candidates_[k] = {item.begin - first, item.end - first, item.size, item.alignment, 0};
     }
+    make_bundles();
+    Skyline skyline(floor);
     start_level_.resize(n);
-    {
-        Skyline skyline(floor);
-        for (uint32_t k = 0; k < n; k++)
-            start_level_[k] = skyline.max(candidates_[k].begin, candidates_[k].end);
-    }
-    while (leaves_ < sections)
-        leaves_ *= 2;
-    node_start_.assign(2 * size_t(leaves_) + 1, 0);
-    auto for_each_node = [&](const Candidate &c, auto &&visit) {
-        for (uint32_t l = c.begin + leaves_, r = c.end + leaves_; l < r; l >>= 1, r >>= 1) {
-            if (l & 1) visit(l++);
-            if (r & 1) visit(--r);
-        }
-    };
-    for (const Candidate &c : candidates_)
-        for_each_node(c, [&](uint32_t v) { node_start_[v + 1]++; });
-    for (size_t v = 0; v < 2 * size_t(leaves_); v++)
-        node_start_[v + 1] += node_start_[v];
-    covering_.resize(node_start_.back());
-    {
-        std::vector<uint32_t> fill(node_start_.begin(), node_start_.end() - 1);
-        for (uint32_t k = 0; k < n; k++)
-            for_each_node(candidates_[k], [&](uint32_t v) { covering_[fill[v]++] = k; });
-    }
-    begin_start_.assign(size_t(sections) + 1, 0);
-    by_begin_.resize(n);
-    for (const Candidate &c : candidates_)
-        begin_start_[c.begin + 1]++;
-    for (uint32_t t = 0; t < sections; t++)
-        begin_start_[t + 1] += begin_start_[t];
-    {
-        std::vector<uint32_t> fill(begin_start_.begin(), begin_start_.end() - 1);
-        for (uint32_t k = 0; k < n; k++)
-            by_begin_[fill[candidates_[k].begin]++] = k;
+    for (uint32_t k = 0; k < n; k++)
+        start_level_[k] = skyline.max(candidates_[k].begin, candidates_[k].end);
+    for (Bundle &bundle : bundles_)
+        bundle.start_level = skyline.max(bundle.core_begin, bundle.core_end);
+}
+
+// A buffer alive for at least kMinBundled sections goes into a bundle with
+// the buffers of its alignment that begin in the same bin and end in the
+// same bin, the sections cut into bins of the largest power-of-two width w
+// with 2w at most its length. Each member's lifetime then reaches less than
+// w beyond the core at either end, and the core is rarely lower than a
+// member's whole lifetime (where it is, the member leaves the bundle);
+// wider bins make fewer bundles, each checked once per rise of its core.
+// Shorter buffers come up stale rarely and are queued on their own.
+void LowestFirst::make_bundles() {
+    std::map<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>, uint32_t> index;
+    start_bundle_of_.assign(candidates_.size(), kAlone);
+    for (uint32_t k = 0; k < candidates_.size(); k++) {
+        const Candidate &c = candidates_[k];
+        const uint32_t length = c.end - c.begin;
+        if (length < kMinBundled) continue;
+        uint32_t width = 1;
+        while (width * 4 <= length)
+            width *= 2;
+        const uint32_t begin_bin = c.begin / width, end_bin = (c.end - 1) / width;
+        auto [it, added] =
+            index.emplace(std::make_tuple(c.alignment, width, begin_bin, end_bin), uint32_t(bundles_.size()));
+        if (added) bundles_.push_back({c.begin, c.end, c.alignment, 0, {}, 0});
+        Bundle &bundle = bundles_[it->second];
+        bundle.core_begin = std::max(bundle.core_begin, c.begin);
+        bundle.core_end = std::min(bundle.core_end, c.end);
+        bundle.members.push_back(k);
+        start_bundle_of_[k] = it->second;
     }
 }
 
@@ -129,54 +135,87 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
     const uint32_t n = uint32_t(candidates_.size());
     for (uint32_t k = 0; k < n; k++)
         candidates_[k].bias = bias.empty() ? 0 : bias[order_[k]];
-    std::vector<uint64_t> &level = level_;
-    level = start_level_;
+    bundle_of_ = start_bundle_of_;
+    // Keyed by their lowest offsets on the floor; a bundle is queued as its
+    // first member.
+    std::vector<CandidateHeap::Key> keys;
+    for (uint32_t k = 0; k < n; k++) {
+        const Candidate &c = candidates_[k];
+        if (bundle_of_[k] == kAlone)
+            keys.push_back(CandidateHeap::key(align_up(start_level_[k], c.alignment), c.bias, k));
+    }
+    for (Bundle &bundle : bundles_) {
+        std::stable_sort(bundle.members.begin(), bundle.members.end(),
+                         [&](uint32_t a, uint32_t b) { return candidates_[a].bias < candidates_[b].bias; });
+        bundle.next = 0;
+        const uint32_t first = bundle.members[0];
+        keys.push_back(
+            CandidateHeap::key(align_up(bundle.start_level, bundle.alignment), candidates_[first].bias, first));
+    }
+    std::sort(keys.begin(), keys.end());
     CandidateHeap heap;
-    heap.reset(n);
+    heap.reset(std::move(keys));
+    Skyline skyline(floor_);
     uint64_t top_of_all = 0;
     placed_ = 0;
     work_ = 0;
     while (!heap.empty()) {
-        CandidateHeap::Key top = heap.top();
-        uint32_t k = CandidateHeap::position(top);
+        const CandidateHeap::Key top = heap.top();
+        const uint32_t k = CandidateHeap::position(top);
         const Candidate &c = candidates_[k];
-        uint64_t lowest = align_up(level[k], c.alignment);
-        CandidateHeap::Key current = CandidateHeap::key(lowest, c.bias, k);
         work_++;
-        if (current > top && heap.second() < current) {
-            heap.replace_top(current);
-            continue;
+        const uint32_t b = bundle_of_[k];
+        if (b != kAlone) {
+            // The bundle's lower bound for its first member, which is the
+            // lowest of its members' bounds.
+            Bundle &bundle = bundles_[b];
+            const uint64_t core = align_up(skyline.max(bundle.core_begin, bundle.core_end), bundle.alignment);
+            const CandidateHeap::Key bound = CandidateHeap::key(core, c.bias, k);
+            if (bound > top && heap.second() < bound) {
+                heap.replace_top(bound);
+                continue;
+            }
+            // The member leaves the bundle: placed if its own lifetime is no
+            // higher than the core, else queued on its own.
+            bundle_of_[k] = kAlone;
+            const bool more = ++bundle.next < bundle.members.size();
+            const CandidateHeap::Key following =
+                more ? CandidateHeap::key(core, candidates_[bundle.members[bundle.next]].bias, bundle.members[bundle.next]) :
+                       0;
+            const uint64_t lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
+            if (lowest != core) {
+                heap.replace_top(CandidateHeap::key(lowest, c.bias, k));
+                if (more) heap.push(following);
+                continue;
+            }
+            if (more) {
+                heap.replace_top(following);
+            } else {
+                heap.pop();
+            }
+            place(k, lowest, skyline, offsets, top_of_all);
+        } else {
+            const uint64_t lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
+            const CandidateHeap::Key current = CandidateHeap::key(lowest, c.bias, k);
+            if (current > top && heap.second() < current) {
+                heap.replace_top(current);
+                continue;
+            }
+            heap.pop();
+            place(k, lowest, skyline, offsets, top_of_all);
         }
-        heap.pop();
-        placed_++;
-        offsets[order_[k]] = lowest;
-        const uint64_t placed_top = lowest + c.size;
-        top_of_all = std::max(top_of_all, placed_top);
-        if (top_of_all >= give_up_at || out_of_limits(limits)) break;
-        work_ += raise(c, placed_top);
+        if (top_of_all >= give_up_at || work_ > limits.work) break;
     }
     return placed_ == n ? top_of_all : std::max(top_of_all, give_up_at);
 }
 
-bool LowestFirst::out_of_limits(const LowestFirstLimits &limits) {
-    return work_ > limits.work;
-}
-
-uint64_t LowestFirst::raise(const Candidate &c, uint64_t placed_top) {
-    std::vector<uint64_t> &level = level_;
-    uint64_t raised = 0;
-    // Placed candidates are raised too: cheaper than telling them apart.
-    for (uint32_t v = c.begin + leaves_; v >= 1; v >>= 1) {
-        raised += node_start_[v + 1] - node_start_[v];
-        for (uint32_t j = node_start_[v]; j < node_start_[v + 1]; j++) {
-            level[covering_[j]] = std::max(level[covering_[j]], placed_top);
-        }
-    }
-    raised += begin_start_[c.end] - begin_start_[c.begin + 1];
-    for (uint32_t j = begin_start_[c.begin + 1]; j < begin_start_[c.end]; j++) {
-        level[by_begin_[j]] = std::max(level[by_begin_[j]], placed_top);
-    }
-    return raised;
+void LowestFirst::place(uint32_t k, uint64_t offset, Skyline &skyline, std::vector<uint64_t> &offsets,
+                        uint64_t &top_of_all) {
+    const Candidate &c = candidates_[k];
+    offsets[order_[k]] = offset;
+    skyline.raise(c.begin, c.end, offset + c.size);
+    top_of_all = std::max(top_of_all, offset + c.size);
+    placed_++;
 }
 
 uint64_t lowest_first(const Prepared &prepared, const std::vector<uint32_t> &order, std::vector<uint64_t> &offsets,
