@@ -6,14 +6,14 @@
 #include <numeric>
 #include <optional>
 
-#include "solver/deadline.h"
-#include "solver/decompose.h"
-#include "solver/first_fit.h"
-#include "solver/lowest_first.h"
-#include "solver/orders.h"
-#include "solver/prepared.h"
-#include "solver/search.h"
-#include "solver/squeaky_wheel.h"
+#include "solver/detail/deadline.h"
+#include "solver/detail/decompose.h"
+#include "solver/detail/first_fit.h"
+#include "solver/detail/lowest_first.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/search.h"
+#include "solver/detail/squeaky_wheel.h"
 
 namespace harena {
 

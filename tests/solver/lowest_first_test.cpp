@@ -7,9 +7,10 @@
 #include <string>
 
 #include "solver/instances.h"
-#include "solver/lowest_first.h"
-#include "solver/orders.h"
-#include "solver/prepared.h"
+#include "solver/solver.h"
+#include "solver/detail/lowest_first.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 namespace {

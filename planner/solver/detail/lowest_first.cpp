@@ -1,10 +1,10 @@
-#include "solver/lowest_first.h"
+#include "solver/detail/lowest_first.h"
 
 #include <algorithm>
 #include <map>
 #include <tuple>
 
-#include "solver/skyline.h"
+#include "solver/detail/skyline.h"
 
 namespace harena::detail {
 

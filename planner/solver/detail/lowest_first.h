@@ -32,8 +32,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/prepared.h"
-#include "solver/skyline.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/skyline.h"
 
 namespace harena::detail {
 
