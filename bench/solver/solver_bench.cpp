@@ -2,7 +2,7 @@
 // the arena / lower-bound ratio; how many packings (where the lower bound is
 // the optimum) reach it, and how long that takes. Every plan is validated.
 //
-// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]
+// usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity] [--only]
 //        harena-solver-bench --instance FAMILY N SEED [--default]
 //        harena-solver-bench --write-traces DIR SEEDS
 //   --quick  fewer and smaller instances, for a smoke run
@@ -15,6 +15,9 @@
 //   --traces also the real-trace-shaped families (trace_families.h) with
 //            default options and with a 5 s budget, and the training
 //            family at 1,000,000 buffers
+//   --traces-default  the same with default options only
+//   --only   only the tables the other options ask for, not the default
+//            and greedy families and the packings
 //   --capacity  also capacity mode (capacity 2^20, 10 s each) on the
 //            published-suite-like instances
 //   --write-traces  only write the real-trace-shaped instances as CSV files
@@ -295,7 +298,7 @@ void print_options(const SolverOptions &o) {
 
 int main(int argc, char **argv) {
     bool quick = false, fresh = false, large = false, hard = false, traces = false, capacity = false,
-         defaults_only = false;
+         defaults_only = false, traces_budget = true, only = false;
     const char *instance = nullptr;
     size_t instance_n = 0;
     uint64_t instance_seed = 0;
@@ -311,6 +314,11 @@ int main(int argc, char **argv) {
             capacity = true;
         } else if (std::strcmp(argv[i], "--traces") == 0) {
             traces = true;
+        } else if (std::strcmp(argv[i], "--traces-default") == 0) {
+            traces = true;
+            traces_budget = false;
+        } else if (std::strcmp(argv[i], "--only") == 0) {
+            only = true;
         } else if (std::strcmp(argv[i], "--default") == 0) {
             defaults_only = true;
         } else if (std::strcmp(argv[i], "--quick") == 0) {
@@ -323,7 +331,8 @@ int main(int argc, char **argv) {
             hard = true;
         } else {
             std::fprintf(stderr,
-                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity]\n"
+                         "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces|--traces-default]\n"
+                         "                           [--capacity] [--only]\n"
                          "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n"
                          "       harena-solver-bench --write-traces DIR SEEDS\n");
             return 2;
@@ -369,8 +378,11 @@ int main(int argc, char **argv) {
                             defaults_only ? std::function<SolverOptions(size_t)>(default_options) : long_search);
     }
 
-    std::printf("# harena-solver-bench%s%s%s%s%s\n\n", quick ? " --quick" : "", fresh ? " --fresh" : "",
-                large ? " --large" : "", hard ? " --hard" : "", traces ? " --traces" : "");
+    std::printf("# harena-solver-bench%s%s%s%s%s%s\n\n", quick ? " --quick" : "", fresh ? " --fresh" : "",
+                large ? " --large" : "", hard ? " --hard" : "",
+                !traces ? "" : traces_budget ? " --traces" :
+                                               " --traces-default",
+                only ? " --only" : "");
     std::printf("machine: %u hardware threads, %s\n", std::thread::hardware_concurrency(), cpu_model().c_str());
     std::printf("times: CPU time of the solving thread, in ms, per solve() call (one core); the median of 3 solves\n");
     std::printf("ratio: arena bytes / lower bound; at bound: plans whose arena equals the lower bound;\n");
@@ -378,11 +390,13 @@ int main(int argc, char **argv) {
 
     std::printf("## Default options\n\n");
     print_options(defaults);
-    families_table(families, quick, defaults);
-    std::printf("\n## Greedy passes only (improve_passes = 0, search_work_per_buffer = 0)\n\n");
-    families_table(families, quick, greedy_only);
-    std::printf("\n## Packings, default options\n\n");
-    packings_table(packings, quick ? 3 : 10, default_options, 5000);
+    if (!only) {
+        families_table(families, quick, defaults);
+        std::printf("\n## Greedy passes only (improve_passes = 0, search_work_per_buffer = 0)\n\n");
+        families_table(families, quick, greedy_only);
+        std::printf("\n## Packings, default options\n\n");
+        packings_table(packings, quick ? 3 : 10, default_options, 5000);
+    }
     if (hard) {
         std::printf(
             "\n## Packings, a long search (search work %llu per instance: search_work_per_buffer %llu / buffers; no "
@@ -399,6 +413,8 @@ int main(int argc, char **argv) {
     if (traces) {
         std::printf("\n## Real-trace-shaped families, default options\n\n");
         traces_table(defaults, true);
+    }
+    if (traces && traces_budget) {
         SolverOptions budget = defaults;
         budget.time_budget_ms = 5000;
         budget.improve_passes = budget.improve_placements_per_buffer = budget.search_work_per_buffer = UINT64_MAX;

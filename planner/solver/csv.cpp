@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver/check.h"
-#include "solver/describe.h"
+#include "solver/detail/check.h"
+#include "solver/detail/describe.h"
 
 namespace harena {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "solver/rng.h"
+#include "solver/detail/rng.h"
 
 namespace harena::instances {
 

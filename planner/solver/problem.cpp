@@ -1,8 +1,8 @@
 #include "solver/problem.h"
 
-#include "solver/check.h"
-#include "solver/describe.h"
-#include "solver/prepared.h"
+#include "solver/detail/check.h"
+#include "solver/detail/describe.h"
+#include "solver/detail/prepared.h"
 
 namespace harena {
 

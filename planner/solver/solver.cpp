@@ -6,14 +6,14 @@
 #include <numeric>
 #include <optional>
 
-#include "solver/deadline.h"
-#include "solver/decompose.h"
-#include "solver/first_fit.h"
-#include "solver/lowest_first.h"
-#include "solver/orders.h"
-#include "solver/prepared.h"
-#include "solver/search.h"
-#include "solver/squeaky_wheel.h"
+#include "solver/detail/deadline.h"
+#include "solver/detail/decompose.h"
+#include "solver/detail/first_fit.h"
+#include "solver/detail/lowest_first.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/search.h"
+#include "solver/detail/squeaky_wheel.h"
 
 namespace harena {
 
@@ -62,24 +62,6 @@ uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets
     for (size_t i = 0; i < prepared.items.size(); i++)
         arena = std::max(arena, offsets[i] + prepared.items[i].size);
     return arena;
-}
-
-// About the number of pairs of buffers alive together: for each buffer,
-// those alive in its first section (pairs that begin together count twice).
-// A lowest-first pass updates each buffer alive with the one it places, so
-// this is about the least work a pass does.
-uint64_t overlapping_pairs(const Prepared &prepared) {
-    std::vector<int64_t> live(size_t(prepared.points) + 1, 0);
-    for (const detail::Item &item : prepared.items) {
-        live[item.begin]++;
-        live[item.end]--;
-    }
-    for (size_t t = 1; t < live.size(); t++)
-        live[t] += live[t - 1];
-    uint64_t pairs = 0;
-    for (const detail::Item &item : prepared.items)
-        pairs += uint64_t(live[item.begin] - 1);
-    return pairs;
 }
 
 // The same problem with time running backwards. A plan for one is a plan
@@ -228,8 +210,7 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
     };
     const detail::LowestFirstLimits limits{
         saturating_product(options.lowest_first_work_per_buffer, prepared.items.size())};
-    // Where even the updates would not fit in the budget, no pass starts.
-    const bool lowest_first = options.lowest_first_work_per_buffer > 0 && overlapping_pairs(prepared) <= limits.work;
+    const bool lowest_first = options.lowest_first_work_per_buffer > 0;
     for (Order order : options.lowest_first_orders) {
         if (greedy.best.arena <= goal || !lowest_first) break;
         Incumbent candidate;

@@ -7,12 +7,11 @@
 // that buffers whose busiest time leaves room wait by a fraction of that
 // room) and first fit (TFLite's greedy by size: each buffer in turn at the
 // lowest offset that holds it, found through an index over time), each over
-// a few orders; the smallest arena wins. Lowest first costs time for every
-// pair of buffers alive together, so on programs with thousands of buffers
-// alive at once it runs within a work budget per buffer and gives up past
-// it (first fit then gives the plan). Then, while the arena is above the
-// lower bound, two bounded improvements, each starting from the greedy plan:
-// for small problems an exact search (after MiniMalloc), and, at every size
+// a few orders; the smallest arena wins. Lowest first runs within a work
+// budget per buffer and gives up past it (first fit then gives the plan).
+// Then, while the arena is above the lower bound, two bounded improvements,
+// each starting from the greedy plan: for small problems an exact search
+// (after MiniMalloc), and, at every size
 // and density, squeaky-wheel passes that bring the buffers causing a peak
 // forward, re-placing only the buffers around each peak. The plan is the
 // best any phase found, so a larger improvement budget never gives a larger
@@ -45,15 +44,10 @@ struct SolverOptions {
     // stop early once one reaches good_enough_ratio.
     std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
 
-    // Lowest first updates every buffer alive with the one it places, and
-    // checks again a buffer whose lowest offset rose since it was queued, so
-    // its time grows with the number of pairs of buffers alive together
-    // (random lifetimes have about 50 per buffer; a program with thousands
-    // of buffers alive at once has thousands, and its passes take seconds
-    // where first fit takes a fraction of one). A lowest-first pass gives
-    // up, and its plan is dropped, after this much work per buffer (a check
-    // or an update of one buffer counting one; about 3 ns each), and none
-    // starts where the updates alone would exceed it; the first-fit passes
+    // Lowest first checks a buffer's lowest offset again (or a bundle's, see
+    // lowest_first.h) when it rose since it was queued; most buffers are
+    // checked a few dozen times. A lowest-first pass gives up, and its plan
+    // is dropped, after this many checks per buffer; the first-fit passes
     // then give the plan. A count, not a time, so that the greedy plan, where
     // improvement starts, is the same on any machine and under any
     // time_budget_ms. 0 runs no lowest first.

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "solver/instances.h"
-#include "solver/rng.h"
+#include "solver/detail/rng.h"
 
 namespace harena::instances {
 

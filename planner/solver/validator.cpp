@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solver/describe.h"
+#include "solver/detail/describe.h"
 
 namespace harena {
 

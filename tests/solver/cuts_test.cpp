@@ -8,9 +8,9 @@
 #include <set>
 #include <tuple>
 
-#include "solver/cuts.h"
+#include "solver/detail/cuts.h"
 #include "solver/instances.h"
-#include "solver/prepared.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "solver/gap_index.h"
+#include "solver/detail/gap_index.h"
 
 namespace harena::detail {
 namespace {

@@ -6,11 +6,12 @@
 #include <random>
 #include <string>
 
-#include "solver/deadline.h"
+#include "solver/detail/deadline.h"
 #include "solver/instances.h"
-#include "solver/orders.h"
-#include "solver/prepared.h"
-#include "solver/search.h"
+#include "solver/solver.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/search.h"
 #include "test_util.h"
 
 namespace harena::detail {

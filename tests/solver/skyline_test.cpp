@@ -4,12 +4,13 @@
 
 #include <random>
 
-#include "solver/first_fit.h"
+#include "solver/detail/first_fit.h"
 #include "solver/instances.h"
-#include "solver/lowest_first.h"
-#include "solver/orders.h"
-#include "solver/prepared.h"
-#include "solver/skyline.h"
+#include "solver/solver.h"
+#include "solver/detail/lowest_first.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/skyline.h"
 #include "solver/validator.h"
 #include "test_util.h"
 

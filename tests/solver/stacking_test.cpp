@@ -1,4 +1,4 @@
-#include "solver/stacking.h"
+#include "solver/detail/stacking.h"
 
 #include <gtest/gtest.h>
 

@@ -23,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "solver/prepared.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 

@@ -29,7 +29,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/free_list.h"
+#include "solver/detail/free_list.h"
 
 namespace harena::detail {
 

@@ -1,4 +1,4 @@
-#include "solver/decompose.h"
+#include "solver/detail/decompose.h"
 
 #include <algorithm>
 #include <numeric>
@@ -6,9 +6,11 @@
 #include <tuple>
 #include <utility>
 
-#include "solver/cuts.h"
-#include "solver/orders.h"
-#include "solver/search.h"
+#include "solver/detail/cuts.h"
+#include "solver/detail/orders.h"
+#include "solver/detail/search.h"
+#include "solver/problem.h"
+#include "solver/solver.h"
 
 namespace harena::detail {
 

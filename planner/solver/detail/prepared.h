@@ -7,7 +7,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/problem.h"
+namespace harena {
+struct Problem;
+}  // namespace harena
 
 namespace harena::detail {
 

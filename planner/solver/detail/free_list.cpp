@@ -1,4 +1,4 @@
-#include "solver/free_list.h"
+#include "solver/detail/free_list.h"
 
 #include <algorithm>
 

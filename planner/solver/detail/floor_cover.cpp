@@ -1,4 +1,4 @@
-#include "solver/floor_cover.h"
+#include "solver/detail/floor_cover.h"
 
 namespace harena::detail {
 

@@ -1,9 +1,9 @@
-#include "solver/squeaky_wheel.h"
+#include "solver/detail/squeaky_wheel.h"
 
 #include <algorithm>
 
-#include "solver/lowest_first.h"
-#include "solver/skyline.h"
+#include "solver/detail/lowest_first.h"
+#include "solver/detail/skyline.h"
 
 namespace harena::detail {
 namespace {

@@ -1,8 +1,10 @@
-#include "solver/prepared.h"
+#include "solver/detail/prepared.h"
 
 #include <algorithm>
 #include <map>
 #include <set>
+
+#include "solver/problem.h"
 
 namespace harena::detail {
 

@@ -1,4 +1,4 @@
-#include "solver/gap_index.h"
+#include "solver/detail/gap_index.h"
 
 #include <algorithm>
 

@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/gap_index.h"
-#include "solver/prepared.h"
+#include "solver/detail/gap_index.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 

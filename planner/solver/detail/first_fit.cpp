@@ -1,4 +1,4 @@
-#include "solver/first_fit.h"
+#include "solver/detail/first_fit.h"
 
 #include <algorithm>
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/prepared.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 

@@ -1,13 +1,13 @@
-#include "solver/search.h"
+#include "solver/detail/search.h"
 
 #include <algorithm>
 #include <numeric>
 #include <tuple>
 #include <utility>
 
-#include "solver/floor_cover.h"
-#include "solver/stacking.h"
-#include "solver/symmetry.h"
+#include "solver/detail/floor_cover.h"
+#include "solver/detail/stacking.h"
+#include "solver/detail/symmetry.h"
 
 namespace harena::detail {
 

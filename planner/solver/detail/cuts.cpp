@@ -1,4 +1,4 @@
-#include "solver/cuts.h"
+#include "solver/detail/cuts.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,8 @@
-#include "solver/describe.h"
+#include "solver/detail/describe.h"
 
 #include <cstdint>
+
+#include "solver/problem.h"
 
 namespace harena::detail {
 

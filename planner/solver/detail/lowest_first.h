@@ -15,24 +15,32 @@
 // negative one brings it forward (the squeaky wheel's lever on buffers
 // that end too high).
 //
-// A buffer's lowest offset is the highest skyline over its lifetime, which
-// each candidate keeps up to date as buffers alive with it are placed; the
-// heap of candidates is keyed by possibly stale lowest offsets, corrected
-// when they reach the front. About O(n log n) plus O(log n) per correction,
-// plus O(1) per pair of buffers alive at the same time.
+// A buffer's lowest offset is the highest skyline over its lifetime, read
+// from a segment tree over time sections (skyline.h) when the buffer comes
+// up; the queue holds possibly stale keys, corrected when they reach the
+// front. Buffers alive for most of the program would come up stale at
+// almost every placement, since almost every placement raises some part of
+// their lifetime; they are queued in bundles instead: buffers of one
+// alignment whose lifetimes begin near each other and end near each other
+// share the sections that all of them span (the core), and the bundle is
+// keyed by the core's height, a lower bound of each member's lowest offset.
+// A placement re-queues a bundle once, not each member. A member whose own
+// lifetime is higher than the core when its turn comes leaves the bundle
+// and is queued on its own. About O((n + corrections) log n).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "solver/prepared.h"
+#include "solver/detail/prepared.h"
+#include "solver/detail/skyline.h"
 
 namespace harena::detail {
 
 // When a pass gives up before placing every buffer: after this much work (a
-// check of a candidate's lowest offset, or a raise of one candidate's level
-// by a placement, counts one). A pass that gives up returns at least
-// give_up_at, UINT64_MAX when that is none: its partial plan is no plan.
+// check of a candidate's or a bundle's lowest offset, placing it or not,
+// counts one). A pass that gives up returns at least give_up_at, UINT64_MAX
+// when that is none: its partial plan is no plan.
 struct LowestFirstLimits {
     uint64_t work = UINT64_MAX;
 };
@@ -71,38 +79,40 @@ public:
 
 private:
     // The items by position in order, relative to `first`: the loop reads one
-    // of these per check, so they are packed in heap-key order rather than
-    // reached through order and items.
+    // of these per check, so they are packed rather than reached through
+    // order and items.
     struct Candidate {
         uint32_t begin, end;
         uint64_t size, alignment;
         int64_t bias;
     };
-    bool out_of_limits(const LowestFirstLimits &);
-    // Raises the level of every candidate alive with `c`, now placed with
-    // its top at `placed_top`; returns how many levels it raised.
-    uint64_t raise(const Candidate &c, uint64_t placed_top);
+    // Buffers of one alignment whose lifetimes all span sections [core_begin,
+    // core_end). members[next..] are those still bundled, by (bias,
+    // position) once a run starts: for any core height that is the order of
+    // their lower bounds.
+    struct Bundle {
+        uint32_t core_begin, core_end;
+        uint64_t alignment;
+        uint64_t start_level;  // the core's height on the floor
+        std::vector<uint32_t> members;
+        size_t next = 0;
+    };
+    void make_bundles();
+    // Buffers alive for fewer sections are never bundled.
+    static constexpr uint32_t kMinBundled = 8;
+    // Sets candidate k's offset and raises the skyline under it.
+    void place(uint32_t k, uint64_t offset, Skyline &, std::vector<uint64_t> &offsets, uint64_t &top_of_all);
 
     const std::vector<uint32_t> order_;
+    const std::vector<uint64_t> floor_;
     std::vector<Candidate> candidates_;
     // Each candidate's skyline (the highest section over its lifetime, before
-    // alignment) at the start, from the floor, and during a pass, kept exact
-    // as buffers are placed: a placement raises it for every candidate alive
-    // with the placed buffer, so that a stale heap key costs one lookup to
-    // correct rather than a range query. Stale keys come up about 18 times
-    // per buffer on random lifetimes; the raises are a few dozen sequential
-    // reads and scattered writes per placement, far cheaper.
-    std::vector<uint64_t> start_level_, level_;
-    // The candidates alive with a placed buffer are those alive in its first
-    // section and those that begin later within its lifetime. The first come
-    // from a segment tree over sections whose node v lists the candidates
-    // whose lifetime covers v's span but not its parent's (on the path from
-    // the section's leaf to the root); the second are a range of the
-    // candidates by first section. Both are flat lists with a start index
-    // per node or section.
-    uint32_t leaves_ = 1;
-    std::vector<uint32_t> node_start_, covering_;
-    std::vector<uint32_t> begin_start_, by_begin_;
+    // alignment) on the floor: where its key starts.
+    std::vector<uint64_t> start_level_;
+    std::vector<Bundle> bundles_;
+    // Per candidate: its bundle, or kAlone once it is queued on its own.
+    static constexpr uint32_t kAlone = UINT32_MAX;
+    std::vector<uint32_t> bundle_of_, start_bundle_of_;
     uint32_t placed_ = 0;
     uint64_t work_ = 0;  // of the last run, as LowestFirstLimits counts it
 };

@@ -1,8 +1,10 @@
-#include "solver/orders.h"
+#include "solver/detail/orders.h"
 
 #include <algorithm>
 #include <numeric>
 #include <tuple>
+
+#include "solver/solver.h"
 
 namespace harena::detail {
 

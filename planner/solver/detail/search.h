@@ -17,8 +17,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/deadline.h"
-#include "solver/prepared.h"
+#include "solver/detail/deadline.h"
+#include "solver/detail/prepared.h"
 
 namespace harena::detail {
 

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "solver/problem.h"
+namespace harena {
+struct Buffer;
+}  // namespace harena
 
 namespace harena::detail {
 

@@ -5,8 +5,11 @@
 #include <cstdint>
 #include <vector>
 
-#include "solver/prepared.h"
-#include "solver/solver.h"
+#include "solver/detail/prepared.h"
+
+namespace harena {
+enum class Order;
+}  // namespace harena
 
 namespace harena::detail {
 

@@ -1,4 +1,4 @@
-#include "solver/symmetry.h"
+#include "solver/detail/symmetry.h"
 
 #include <algorithm>
 #include <cstddef>

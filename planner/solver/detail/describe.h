@@ -4,7 +4,9 @@
 
 #include <string>
 
-#include "solver/problem.h"
+namespace harena {
+struct Buffer;
+}  // namespace harena
 
 namespace harena::detail {
 
