@@ -63,7 +63,7 @@ public:
         // The counts cover exactly the 256 codes.
         cdf.bound(b, 0, 256);
         output.bound(c, 0, 3).reorder(c, x, y).unroll(c);
-        Var bi("bi"), si("si"), xi("xi"), yi("yi");
+        Var bo("bo"), bi("bi"), xi("xi"), yi("yi");
         // The band's reduction runs on the CPU in both schedules.
         cdf.compute_root();
         low.compute_root();
@@ -75,8 +75,8 @@ public:
             // Guarded: an update cannot shift its last block inwards, and the
             // height need not be a multiple of 64.
             row_hist.update().gpu_tile(y, yi, 64, TailStrategy::GuardWithIf);
-            hist.compute_root().gpu_tile(b, s, bi, si, 64, 1);
-            hist.update().gpu_tile(b, s, bi, si, 64, 1, TailStrategy::GuardWithIf);
+            hist.compute_root().split(b, bo, bi, 64).gpu_blocks(bo, s).gpu_threads(bi);
+            hist.update().split(b, bo, bi, 64, TailStrategy::GuardWithIf).gpu_blocks(bo, s).gpu_threads(bi);
             output.compute_root().gpu_tile(x, y, xi, yi, 32, 8);
         } else {
             const int vec = natural_vector_size<int>();
