@@ -48,19 +48,43 @@ using namespace nvtx;
 // is attached. A drain synchronizes the whole context, which a capture on
 // any thread's stream does not allow (both fail with "operation not permitted
 // when stream is capturing"): captures hold `captures_or_drain` shared and
-// drains hold it exclusively, taken before Halide's context (whose lock a
-// capturing call takes too). A capturing thread's own regions end without a
+// drains hold it exclusively. A capturing thread's own regions end without a
 // drain: none of its kernels run until the graph is launched.
+//
+// Lock order: `captures_or_drain`, then a heap's mutex, then Halide's context
+// (whose lock a capturing call takes too). A capture holds the first for its
+// whole length and takes a heap's mutex inside it, so every change that may
+// end a region takes `DrainLock` before the heap's mutex, never after.
 thread_local bool capturing = false;
+thread_local bool holding_drain = false;
 std::shared_mutex captures_or_drain;
+
+class DrainLock {
+public:
+    DrainLock() {
+        if (!capturing && !holding_drain) {
+            lock_ = std::unique_lock<std::shared_mutex>(captures_or_drain);
+            holding_drain = true;
+        }
+    }
+    ~DrainLock() {
+        if (lock_.owns_lock()) {
+            holding_drain = false;
+        }
+    }
+    DrainLock(const DrainLock &) = delete;
+    DrainLock &operator=(const DrainLock &) = delete;
+
+private:
+    std::unique_lock<std::shared_mutex> lock_;
+};
 
 class InHalideContext {
 public:
+    // drain: finish the context's work first, where this thread holds a
+    // DrainLock (not while it captures).
     explicit InHalideContext(bool drain = false) {
-        drain = drain && !capturing;
-        if (drain) {
-            no_capture_ = std::unique_lock<std::shared_mutex>(captures_or_drain);
-        }
+        drain = drain && holding_drain;
         const CudaDriver *d = cuda_driver();
         void *ctx = nullptr;
         if (d != nullptr && d->ctx_push != nullptr && halide_cuda_acquire_context != nullptr &&
@@ -85,7 +109,6 @@ public:
     InHalideContext &operator=(const InHalideContext &) = delete;
 
 private:
-    std::unique_lock<std::shared_mutex> no_capture_;  // released last, after Halide's context
     bool acquired_ = false;
     bool pushed_ = false;
 };
@@ -152,6 +175,7 @@ void register_locked(const MemApi &api, NvtxHeap &heap, uint64_t address, uint64
 
 void nvtx_planned_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     const MemApi &api = *mem_api();
+    DrainLock drain;
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto it = heap.regions.upper_bound(address);
     if (it != heap.regions.begin()) {
@@ -209,6 +233,7 @@ void nvtx_heap_unregister(NvtxHeap *&heap, const void *owner) {
     // Unregistering the heap ends its regions (nvToolsExtMem.h).
     trace("arena %p: heap %p unregistered with %zu live region(s)", owner, heap->handle, heap->regions.size());
     {
+        DrainLock drain;
         InHalideContext in_context(true);
         api.heap_unregister(api.domain, heap->handle);
     }
@@ -232,16 +257,19 @@ void nvtx_region_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
     if (bytes == 0) {
         return;
     }
+    DrainLock drain;
     std::lock_guard<std::mutex> lock(heap.mutex);
     register_locked(*mem_api(), heap, address, bytes, false);
 }
 
 void nvtx_reservation_register(NvtxHeap &heap, uint64_t address, uint64_t bytes) {
+    DrainLock drain;
     std::lock_guard<std::mutex> lock(heap.mutex);
     register_locked(*mem_api(), heap, address, bytes, true);
 }
 
 void nvtx_region_unregister(NvtxHeap &heap, uint64_t address) {
+    DrainLock drain;
     std::lock_guard<std::mutex> lock(heap.mutex);
     auto it = heap.regions.find(address);
     if (it != heap.regions.end() && !it->second.reservation) {
@@ -250,6 +278,7 @@ void nvtx_region_unregister(NvtxHeap &heap, uint64_t address) {
 }
 
 void nvtx_frame_popped(NvtxHeap &heap, uint64_t base) {
+    DrainLock drain;
     std::lock_guard<std::mutex> lock(heap.mutex);
     const auto first = heap.regions.lower_bound(base);
     if (first == heap.regions.end()) {
