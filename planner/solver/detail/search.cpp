@@ -33,7 +33,7 @@ public:
           deadline_(deadline),
           sections_(prepared.points > 0 ? prepared.points - 1 : 0),
           rank_(items_.size()),
-          overlaps_(items_.size()),
+          overlaps_(overlaps_of(items_)),
           members_(sections_),
           min_offset_(items_.size(), 0),
           floor_key_(items_.size(), 0),
@@ -49,7 +49,6 @@ public:
           cover_(sections_, uint32_t(items_.size())) {
         for (uint32_t r = 0; r < preorder_.size(); r++)
             rank_[preorder_[r]] = r;
-        find_overlaps();
         for (uint32_t i = 0; i < items_.size(); i++) {
             const Item &item = items_[i];
             for (uint32_t s = item.begin; s < item.end; s++) {
@@ -95,20 +94,6 @@ private:
     bool rests_on_later_mate(uint32_t i, uint64_t offset) const {
         return std::any_of(later_mates_[i].begin(), later_mates_[i].end(),
                            [&](uint32_t j) { return placed_[j] && offset_[j] + items_[j].size == offset; });
-    }
-
-    void find_overlaps() {
-        std::vector<uint32_t> by_begin(items_.size());
-        std::iota(by_begin.begin(), by_begin.end(), 0);
-        std::sort(by_begin.begin(), by_begin.end(),
-                  [&](uint32_t a, uint32_t b) { return items_[a].begin < items_[b].begin; });
-        for (size_t x = 0; x < by_begin.size(); x++) {
-            uint32_t i = by_begin[x];
-            for (size_t y = x + 1; y < by_begin.size() && items_[by_begin[y]].begin < items_[i].end; y++) {
-                overlaps_[i].push_back(by_begin[y]);
-                overlaps_[by_begin[y]].push_back(i);
-            }
-        }
     }
 
     // The unplaced items of `p`, grouped into partitions.
@@ -178,7 +163,7 @@ private:
         return SearchStatus::Infeasible;
     }
 
-    // The number of unplaced buffers of `p`, and in `min_top` the lowest top
+    // The number of unplaced buffers of `p`; `min_top` gets the lowest top
     // any of them could have.
     size_t unplaced_of(const Partition &p, uint64_t &min_top) const {
         size_t unplaced = 0;
@@ -190,21 +175,18 @@ private:
         return unplaced;
     }
 
-    // The buffers of `p` that next() tries, in the order it tries them, as
-    // (lowest offset, begin, misfit, rank): by offset and begin, as the
-    // canonical order places them; then, with fitting_first_, those that
-    // end where the floor steps and whose top meets a neighbour's floor, as
-    // the pieces of a tiling do; then by the preorder.
-    // Every buffer placed from now on starts at its offset or higher, so one
-    // placed at or above the lowest top any unplaced buffer could have
-    // (`min_top`) would leave that buffer floating over a gap: the plan with
-    // it dropped into the gap is found on another branch. Only the buffers
-    // that can go lower are candidates.
-    std::vector<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>> candidates_of(const Partition &p,
-                                                                                  uint64_t last_offset,
-                                                                                  int64_t last_begin,
-                                                                                  uint64_t min_top) const {
-        std::vector<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>> candidates;
+    using Candidate = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;  // (lowest offset, begin, misfit, rank)
+
+    // The buffers next() tries, in order: by offset and begin, as the
+    // canonical order places them; then, with fitting_first_, those that fit
+    // the floor as the pieces of a tiling do (misfit_of); then by the
+    // preorder. Every later placement is at its offset or higher, so one at
+    // or above `min_top` would leave an unplaced buffer floating over a gap:
+    // the plan with it dropped into the gap is found on another branch. Only
+    // the buffers that can go lower are candidates.
+    std::vector<Candidate> candidates_of(const Partition &p, uint64_t last_offset, int64_t last_begin,
+                                         uint64_t min_top) const {
+        std::vector<Candidate> candidates;
         for (uint32_t i : p.items) {
             const uint64_t offset = min_offset_[i];
             if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
@@ -218,9 +200,8 @@ private:
         return candidates;
     }
 
-    // How badly buffer i at `offset` fits the floor around it: 2 when it
-    // ends where the floor does not step, plus 1 when its top meets no
-    // neighbour's floor (nor the capacity).
+    // How badly i at `offset` fits the floor: 2 when it does not end where
+    // the floor steps, plus 1 when its top meets no floor nor the capacity.
     uint32_t misfit_of(uint32_t i, uint64_t offset, const Partition &p, uint64_t last_offset) const {
         auto floor_at = [&](uint32_t s) { return std::max(low_[s], last_offset); };
         const Item &item = items_[i];
