@@ -12,7 +12,7 @@
 // host stage that tabulates from the scalars (color_grade's tone curve) thus
 // replays its own key's table. Skips where no CUDA device is usable.
 #include "corpus_graph_calls.h"
-#include "cuda_corpus_table.h"
+#include "cuda_corpus.h"
 
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
@@ -137,7 +137,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
 const Size kGraphSizes[] = {kSizes[0], kSizes[1]};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpusGraph,
-                         ::testing::Combine(::testing::ValuesIn(kCudaPipelines), ::testing::ValuesIn(kGraphSizes)),
+                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kGraphSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });

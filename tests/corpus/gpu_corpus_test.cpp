@@ -17,7 +17,7 @@
 //     allocator or the driver.
 // Each call prints how many device allocations the arenas served.
 // Skips where no CUDA device is usable.
-#include "cuda_corpus_table.h"
+#include "cuda_corpus.h"
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
 #include "harena/arena.hpp"
@@ -230,7 +230,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus,
-                         ::testing::Combine(::testing::ValuesIn(kCudaPipelines), ::testing::ValuesIn(kSizes)),
+                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });
