@@ -239,23 +239,16 @@ void check_outputs(Regimes &regimes, std::vector<Step> &steps, WorkloadResult &r
     }
 }
 
-}  // namespace
-
-WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps, bool varies,
-                       const Settings &settings) {
-    const Clock::time_point start = Clock::now();
-    WorkloadResult result;
-    result.pipeline = pipeline.calls.name;
-    result.varies = varies;
-    // A varying workload's batch is its sequence once, so that every batch
-    // holds the same sizes in the same order, and its untimed call is the
-    // sequence's last: each batch starts where the previous one left off.
-    result.calls_per_batch = varies ? static_cast<int>(steps.size()) : std::max(1, settings.calls_per_batch);
-    const int calls = result.calls_per_batch;
-    Regimes regimes(pipeline, steps);
-
-    std::vector<double> times[kRegimeCount];  // [regime][round], us per call
+// Per regime: the time of each round in us per call, and the driver calls
+// of all rounds.
+struct Timings {
+    std::vector<double> times[kRegimeCount];
     bench::DriverCalls driver[kRegimeCount];
+};
+
+// Rounds of `calls` calls per regime, the regimes in turn (each round
+// starting one further), until there are enough rounds and the time is up.
+void time_rounds(Regimes &regimes, std::vector<Step> &steps, int calls, const Settings &settings, Timings &t) {
     const Clock::time_point timing = Clock::now();
     for (int round = 0; round < settings.max_rounds; round++) {
         for (int k = 0; k < kRegimeCount; k++) {
@@ -270,33 +263,55 @@ WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps,
             bench::synchronize();
             const Clock::time_point t1 = Clock::now();
             const bench::DriverCalls after = bench::driver_calls();
-            times[g].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
-            driver[g].allocations += after.allocations - before.allocations;
-            driver[g].frees += after.frees - before.frees;
+            t.times[g].push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+            t.driver[g].allocations += after.allocations - before.allocations;
+            t.driver[g].frees += after.frees - before.frees;
         }
         const double elapsed = std::chrono::duration<double>(Clock::now() - timing).count();
         if (round + 1 >= settings.min_rounds && elapsed > settings.seconds) {
             break;
         }
     }
+}
 
-    result.rounds = static_cast<int>(times[kDefault].size());
+// Each regime's medians and ratios from the rounds.
+void summarize(const Timings &t, WorkloadResult &result) {
+    const int calls = result.calls_per_batch;
+    result.rounds = static_cast<int>(t.times[kDefault].size());
     for (int g = 0; g < kRegimeCount; g++) {
         RegimeResult &r = result.regimes[g];
         std::vector<double> ratios, to_default;
         for (int round = 0; round < result.rounds; round++) {
-            ratios.push_back(times[kPlan][round] / times[g][round]);
-            to_default.push_back(times[g][round] / times[kDefault][round]);
+            ratios.push_back(t.times[kPlan][round] / t.times[g][round]);
+            to_default.push_back(t.times[g][round] / t.times[kDefault][round]);
         }
         const double timed_calls = static_cast<double>(result.rounds) * calls;
-        r.us_per_call = median(times[g]);
-        r.fastest_us = *std::min_element(times[g].begin(), times[g].end());
-        r.slowest_us = *std::max_element(times[g].begin(), times[g].end());
+        r.us_per_call = median(t.times[g]);
+        r.fastest_us = *std::min_element(t.times[g].begin(), t.times[g].end());
+        r.slowest_us = *std::max_element(t.times[g].begin(), t.times[g].end());
         r.plan_ratio = median(ratios);
         r.default_ratio = median(to_default);
-        r.allocations_per_call = static_cast<double>(driver[g].allocations) / timed_calls;
-        r.frees_per_call = static_cast<double>(driver[g].frees) / timed_calls;
+        r.allocations_per_call = static_cast<double>(t.driver[g].allocations) / timed_calls;
+        r.frees_per_call = static_cast<double>(t.driver[g].frees) / timed_calls;
     }
+}
+
+}  // namespace
+
+WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps, bool varies,
+                       const Settings &settings) {
+    const Clock::time_point start = Clock::now();
+    WorkloadResult result;
+    result.pipeline = pipeline.calls.name;
+    result.varies = varies;
+    // A varying workload's batch is its sequence once, so that every batch
+    // holds the same sizes in the same order, and its untimed call is the
+    // sequence's last: each batch starts where the previous one left off.
+    result.calls_per_batch = varies ? static_cast<int>(steps.size()) : std::max(1, settings.calls_per_batch);
+    Regimes regimes(pipeline, steps);
+    Timings timings;
+    time_rounds(regimes, steps, result.calls_per_batch, settings, timings);
+    summarize(timings, result);
     check_outputs(regimes, steps, result);
     for (int g = 0; g < kRegimeCount; g++) {
         regimes.arena_use(kRegimes[g], result.regimes[g]);

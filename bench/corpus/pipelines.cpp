@@ -1,41 +1,6 @@
 #include "pipelines.h"
 
-#include "corpus_auto_exposure_cuda_arena.arena.h"
-#include "corpus_auto_exposure_cuda_arena.h"
-#include "corpus_auto_exposure_cuda_plain.h"
-#include "corpus_auto_levels_cuda_arena.arena.h"
-#include "corpus_auto_levels_cuda_arena.h"
-#include "corpus_auto_levels_cuda_plain.h"
-#include "corpus_bilateral_grid_cuda_arena.arena.h"
-#include "corpus_bilateral_grid_cuda_arena.h"
-#include "corpus_bilateral_grid_cuda_plain.h"
-#include "corpus_camera_pipe_cuda_arena.arena.h"
-#include "corpus_camera_pipe_cuda_arena.h"
-#include "corpus_camera_pipe_cuda_plain.h"
-#include "corpus_color_grade_cuda_arena.arena.h"
-#include "corpus_color_grade_cuda_arena.h"
-#include "corpus_color_grade_cuda_plain.h"
-#include "corpus_guided_upsample_cuda_arena.arena.h"
-#include "corpus_guided_upsample_cuda_arena.h"
-#include "corpus_guided_upsample_cuda_plain.h"
-#include "corpus_histogram_equalize_cuda_arena.arena.h"
-#include "corpus_histogram_equalize_cuda_arena.h"
-#include "corpus_histogram_equalize_cuda_plain.h"
-#include "corpus_iir_blur_cuda_arena.arena.h"
-#include "corpus_iir_blur_cuda_arena.h"
-#include "corpus_iir_blur_cuda_plain.h"
-#include "corpus_interpolate_cuda_arena.arena.h"
-#include "corpus_interpolate_cuda_arena.h"
-#include "corpus_interpolate_cuda_plain.h"
-#include "corpus_local_laplacian_cuda_arena.arena.h"
-#include "corpus_local_laplacian_cuda_arena.h"
-#include "corpus_local_laplacian_cuda_plain.h"
-#include "corpus_nl_means_cuda_arena.arena.h"
-#include "corpus_nl_means_cuda_arena.h"
-#include "corpus_nl_means_cuda_plain.h"
-#include "corpus_stencil_chain_cuda_arena.arena.h"
-#include "corpus_stencil_chain_cuda_arena.h"
-#include "corpus_stencil_chain_cuda_plain.h"
+#include "cuda_corpus.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -77,27 +42,14 @@ PlanReport report(const char *json, uint64_t lower_bound, int planned_buffers) {
 
 }  // namespace
 
-#define CORPUS_ENTRY(gen, Driver, MACRO)                                                                         \
-    CorpusPipeline {                                                                                             \
-        harena_corpus::entry<harena_corpus::Driver<corpus_##gen##_cuda_plain, corpus_##gen##_cuda_arena>>(#gen), \
-            report(corpus_##gen##_cuda_arena_arena_plan_json, MACRO##_ARENA_LOWER_BOUND, MACRO##_ARENA_BUFFERS)  \
-    }
-
 const std::vector<CorpusPipeline> &corpus() {
-    static const std::vector<CorpusPipeline> pipelines = {
-        CORPUS_ENTRY(local_laplacian, LocalLaplacian, CORPUS_LOCAL_LAPLACIAN_CUDA_ARENA),
-        CORPUS_ENTRY(bilateral_grid, BilateralGrid, CORPUS_BILATERAL_GRID_CUDA_ARENA),
-        CORPUS_ENTRY(histogram_equalize, HistogramEqualize, CORPUS_HISTOGRAM_EQUALIZE_CUDA_ARENA),
-        CORPUS_ENTRY(iir_blur, IirBlur, CORPUS_IIR_BLUR_CUDA_ARENA),
-        CORPUS_ENTRY(nl_means, NlMeans, CORPUS_NL_MEANS_CUDA_ARENA),
-        CORPUS_ENTRY(interpolate, Interpolate, CORPUS_INTERPOLATE_CUDA_ARENA),
-        CORPUS_ENTRY(stencil_chain, StencilChain, CORPUS_STENCIL_CHAIN_CUDA_ARENA),
-        CORPUS_ENTRY(camera_pipe, CameraPipe, CORPUS_CAMERA_PIPE_CUDA_ARENA),
-        CORPUS_ENTRY(guided_upsample, GuidedUpsample, CORPUS_GUIDED_UPSAMPLE_CUDA_ARENA),
-        CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
-        CORPUS_ENTRY(color_grade, ColorGrade, CORPUS_COLOR_GRADE_CUDA_ARENA),
-        CORPUS_ENTRY(auto_levels, AutoLevels, CORPUS_AUTO_LEVELS_CUDA_ARENA),
-    };
+    static const std::vector<CorpusPipeline> pipelines = [] {
+        std::vector<CorpusPipeline> p;
+        for (const harena_corpus::CudaCorpusEntry &e : harena_corpus::cuda_corpus()) {
+            p.push_back({e.pipeline, report(e.plan_json, e.lower_bound, e.planned_buffers)});
+        }
+        return p;
+    }();
     return pipelines;
 }
 

@@ -1,7 +1,7 @@
 // The corpus as the benchmark runs it: each generator's two CUDA builds bound
-// to the corpus drivers (tests/support/corpus/corpus_pipelines.h: argument buffers,
-// input values, scalar arguments), and what the planned build reported about
-// its plan when it was generated (<name>.arena.h and the plan JSON in it).
+// to the corpus drivers (tests/support/corpus/cuda_corpus.h), and what the
+// planned build reported about its plan when it was generated (<name>.arena.h
+// and the plan JSON in it).
 #pragma once
 
 #include "corpus_pipelines.h"

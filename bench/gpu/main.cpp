@@ -40,69 +40,64 @@ bool selected(const std::string &only, const std::string &app) {
     return only.empty() || ("," + only + ",").find("," + app + ",") != std::string::npos;
 }
 
-}  // namespace
-
-int main(int argc, char **argv) {
-    int repeats = 2;
-    std::string out = ".";
-    std::string only;
-    Settings settings;
-    const std::string command = command_text(argc, argv);
-    if (std::optional<int> exit_code = parse_options(
-            argc, argv,
-            {{"--repeats", [&](const char *v) { repeats = std::atoi(v); }},
-             {"--out", [&](const char *v) { out = v; }},
-             {"--seconds", [&](const char *v) { settings.seconds_per_workload = std::atof(v); }},
-             {"--only", [&](const char *v) { only = v; }}},
-            usage)) {
-        return *exit_code;
-    }
-    std::vector<WorkloadSpec> specs = workload_specs();
+// The apps of `specs` in order of first appearance.
+std::vector<std::string> apps_of(const std::vector<WorkloadSpec> &specs) {
     std::vector<std::string> apps;
     for (const WorkloadSpec &s : specs) {
         if (std::find(apps.begin(), apps.end(), s.app) == apps.end()) {
             apps.push_back(s.app);
         }
     }
+    return apps;
+}
+
+// Whether every app named in --only exists; names the first that does not.
+bool check_only(const std::string &only, const std::vector<WorkloadSpec> &specs, const char *program) {
+    const std::vector<std::string> apps = apps_of(specs);
     for (size_t begin = 0; !only.empty() && begin <= only.size();) {
         const size_t end = std::min(only.find(',', begin), only.size());
         const std::string app = only.substr(begin, end - begin);
         if (std::find(apps.begin(), apps.end(), app) == apps.end()) {
-            std::fprintf(stderr, "%s: no app '%s'; the apps are", argv[0], app.c_str());
+            std::fprintf(stderr, "%s: no app '%s'; the apps are", program, app.c_str());
             for (const std::string &a : apps) {
                 std::fprintf(stderr, " %s", a.c_str());
             }
             std::fprintf(stderr, "\n");
-            return 2;
+            return false;
         }
         begin = end + 1;
     }
-    specs.erase(
-        std::remove_if(specs.begin(), specs.end(), [&](const WorkloadSpec &s) { return !selected(only, s.app); }),
-        specs.end());
-    if (harena_cuda_device_count() == 0) {
-        std::printf("no usable CUDA device\n");
-        return 0;
-    }
-    if (!driver_init()) {
-        return 1;
-    }
-    // The graph regime's stream is handed to Halide through the runtime's
-    // CUDA hooks, which then answer every pipeline's context and stream
-    // questions. Installed before anything is timed, so that every regime
-    // pays for them alike.
-    if (harena_install_cuda_hooks() != 0) {
-        std::fprintf(stderr, "harena-gpu-bench: %s\n", harena_last_error());
-        return 1;
-    }
-    const std::string device = device_description();
+    return true;
+}
+
+// Prints the device, the date and the command.
+void print_header(const std::string &device, const std::string &command) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
     std::printf("harena-gpu-bench on %s, %s\ncommand: %s\n", device.c_str(), date, command.c_str());
+}
 
+// Prints the last repeat's measurements of `r`.
+void print_repeat(int rep, const WorkloadResult &r) {
+    for (const Measurement &m : r.repeats.back()) {
+        std::printf("[repeat %d] %-11s %-26s %-16s %9.1f us/run %7.3fx ideal %6.2f allocs/run %8.2f MiB held"
+                    "  output %s\n",
+                    rep + 1, r.app.c_str(), r.size.c_str(), regime_name(m.regime), m.median_us, m.ratio_to_ideal,
+                    m.allocations_per_run, static_cast<double>(m.memory.held) / (1024.0 * 1024.0),
+                    output_check_name(m.output));
+        if (m.regime == Regime::arena_graph) {
+            std::printf("[repeat %d] %-11s %-26s graph cache: %s\n", rep + 1, r.app.c_str(), r.size.c_str(),
+                        graph_stats_line(m).c_str());
+        }
+    }
+    std::fflush(stdout);
+}
+
+// Measures every workload `repeats` times, printing each repeat as it ends.
+std::vector<WorkloadResult> measure_all(const std::vector<WorkloadSpec> &specs, const Settings &settings,
+                                        int repeats) {
     std::vector<WorkloadResult> results(specs.size());
-    const auto start = std::chrono::steady_clock::now();
     // One untimed round of everything first: the driver compiles every
     // kernel and the GPU leaves its idle clocks before the first repeat.
     Settings warm_up = settings;
@@ -123,20 +118,53 @@ int main(int argc, char **argv) {
             r.arena_bytes = workload->app->arena_bytes;
             r.lower_bound = workload->app->lower_bound;
             r.repeats.push_back(measure(*workload, settings));
-            for (const Measurement &m : r.repeats.back()) {
-                std::printf("[repeat %d] %-11s %-26s %-16s %9.1f us/run %7.3fx ideal %6.2f allocs/run %8.2f MiB held"
-                            "  output %s\n",
-                            rep + 1, r.app.c_str(), r.size.c_str(), regime_name(m.regime), m.median_us,
-                            m.ratio_to_ideal, m.allocations_per_run,
-                            static_cast<double>(m.memory.held) / (1024.0 * 1024.0), output_check_name(m.output));
-                if (m.regime == Regime::arena_graph) {
-                    std::printf("[repeat %d] %-11s %-26s graph cache: %s\n", rep + 1, r.app.c_str(), r.size.c_str(),
-                                graph_stats_line(m).c_str());
-                }
-            }
-            std::fflush(stdout);
+            print_repeat(rep, r);
         }
     }
+    return results;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    int repeats = 2;
+    std::string out = ".";
+    std::string only;
+    Settings settings;
+    const std::string command = command_text(argc, argv);
+    if (std::optional<int> exit_code = parse_options(
+            argc, argv,
+            {{"--repeats", [&](const char *v) { repeats = std::atoi(v); }},
+             {"--out", [&](const char *v) { out = v; }},
+             {"--seconds", [&](const char *v) { settings.seconds_per_workload = std::atof(v); }},
+             {"--only", [&](const char *v) { only = v; }}},
+            usage)) {
+        return *exit_code;
+    }
+    std::vector<WorkloadSpec> specs = workload_specs();
+    if (!check_only(only, specs, argv[0])) return 2;
+    specs.erase(
+        std::remove_if(specs.begin(), specs.end(), [&](const WorkloadSpec &s) { return !selected(only, s.app); }),
+        specs.end());
+    if (harena_cuda_device_count() == 0) {
+        std::printf("no usable CUDA device\n");
+        return 0;
+    }
+    if (!driver_init()) {
+        return 1;
+    }
+    // The graph regime's stream is handed to Halide through the runtime's
+    // CUDA hooks, which then answer every pipeline's context and stream
+    // questions. Installed before anything is timed, so that every regime
+    // pays for them alike.
+    if (harena_install_cuda_hooks() != 0) {
+        std::fprintf(stderr, "harena-gpu-bench: %s\n", harena_last_error());
+        return 1;
+    }
+    const std::string device = device_description();
+    print_header(device, command);
+    const auto start = std::chrono::steady_clock::now();
+    const std::vector<WorkloadResult> results = measure_all(specs, settings, repeats);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("\n%s, %d repeats in %.0f s\n", device.c_str(), repeats, seconds);
     print_table(results);

@@ -64,15 +64,23 @@ void write_csv(const std::vector<const WorkloadResult *> &rows, const std::strin
     }
 }
 
-// Two panels per workload: time per run relative to ideal (log scale; a
-// tick marks each further repeat) and device memory held. The ratio axis
-// starts at 0.5x, or at the decade below the fastest ratio where graph
-// replays go further below the ideal.
-void write_svg(const std::vector<const WorkloadResult *> &rows, const std::string &path, const std::string &device) {
-    const double label_w = 130, ratio_x = 140, ratio_w = 420, mem_x = 700, mem_w = 200, bar_h = 14, gap = 3;
-    const double bars = static_cast<double>(kRegimeCount);
-    const double group_h = 22 + bars * (bar_h + gap) + 12;
-    double min_ratio = 0.5, max_ratio = 2, max_mem = 1;
+// The chart's layout and scales: the ratio axis starts at 0.5x, or at the
+// decade below the fastest ratio where graph replays go further below the
+// ideal.
+struct Chart {
+    static constexpr double label_w = 130, ratio_x = 140, ratio_w = 420, mem_x = 700, mem_w = 200, bar_h = 14, gap = 3;
+    static constexpr double bars = static_cast<double>(kRegimeCount);
+    static constexpr double group_h = 22 + bars * (bar_h + gap) + 12;
+    double low = 0.5, decades = 1, max_mem = 1;
+
+    double ratio_pos(double ratio) const {
+        return ratio_x + ratio_w * std::log10(std::max(ratio, low) / low) / decades;
+    }
+};
+
+Chart chart_of(const std::vector<const WorkloadResult *> &rows) {
+    double min_ratio = 0.5, max_ratio = 2;
+    Chart chart;
     for (const WorkloadResult *r : rows) {
         for (const auto &repeat : r->repeats) {
             for (size_t g = 0; g < repeat.size(); g++) {
@@ -80,58 +88,72 @@ void write_svg(const std::vector<const WorkloadResult *> &rows, const std::strin
                     min_ratio = std::min(min_ratio, ratio_to_ideal(repeat, g));
                 }
                 max_ratio = std::max(max_ratio, ratio_to_ideal(repeat, g));
-                max_mem = std::max(max_mem, mib(static_cast<double>(repeat[g].memory.held)));
+                chart.max_mem = std::max(chart.max_mem, mib(static_cast<double>(repeat[g].memory.held)));
             }
         }
     }
-    const double low = min_ratio < 0.5 ? std::pow(10.0, std::floor(std::log10(min_ratio))) : 0.5;
-    const double decades = std::ceil(std::log10(max_ratio / low));
-    auto ratio_pos = [&](double ratio) {
-        return ratio_x + ratio_w * std::log10(std::max(ratio, low) / low) / decades;
-    };
-    const double height = 70 + group_h * static_cast<double>(rows.size()) + 20;
+    chart.low = min_ratio < 0.5 ? std::pow(10.0, std::floor(std::log10(min_ratio))) : 0.5;
+    chart.decades = std::ceil(std::log10(max_ratio / chart.low));
+    return chart;
+}
+
+// Regime g of one workload at height `by`: its ratio bar (repeat 1) with a
+// tick per further repeat, and its memory bar.
+void draw_regime(std::ostream &s, const Chart &c, const WorkloadResult &r, size_t g, double by) {
+    const Measurement &m = r.repeats[0][g];
+    const double ratio = ratio_to_ideal(r.repeats[0], g);
+    const double mem = mib(static_cast<double>(m.memory.held));
+    s << "<text x='" << c.label_w << "' y='" << by + 11 << "' text-anchor='end'>" << regime_name(m.regime)
+      << "</text>\n";
+    s << "<rect x='" << c.ratio_x << "' y='" << by << "' width='" << c.ratio_pos(ratio) - c.ratio_x << "' height='"
+      << c.bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
+    for (size_t rep = 1; rep < r.repeats.size(); rep++) {
+        const double x = c.ratio_pos(ratio_to_ideal(r.repeats[rep], g));
+        s << "<line x1='" << x << "' y1='" << by - 1 << "' x2='" << x << "' y2='" << by + c.bar_h + 1
+          << "' stroke='black' stroke-width='1.5'/>\n";
+    }
+    char text[64];
+    std::snprintf(text, sizeof(text), "%.1f us (%.2fx)", m.median_us, ratio);
+    s << "<text x='" << c.ratio_pos(ratio) + 4 << "' y='" << by + 11 << "'>" << text << "</text>\n";
+    s << "<rect x='" << c.mem_x << "' y='" << by << "' width='" << c.mem_w * mem / c.max_mem << "' height='"
+      << c.bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
+    std::snprintf(text, sizeof(text), "%.2f", mem);
+    s << "<text x='" << c.mem_x + c.mem_w * mem / c.max_mem + 4 << "' y='" << by + 11 << "'>" << text
+      << "</text>\n";
+}
+
+// One workload's group of bars, at height y.
+void draw_workload(std::ostream &s, const Chart &c, const WorkloadResult &r, double y) {
+    s << "<text x='10' y='" << y + 12 << "' font-weight='bold'>" << xml_escape(r.size) << "</text>\n";
+    const double top = y + 20, bottom = top + c.bars * (c.bar_h + c.gap);
+    s << "<line x1='" << c.ratio_pos(1) << "' y1='" << top - 2 << "' x2='" << c.ratio_pos(1) << "' y2='" << bottom
+      << "' stroke='#888' stroke-dasharray='3,2'/>\n";
+    for (size_t g = 0; g < r.repeats[0].size(); g++) {
+        draw_regime(s, c, r, g, top + static_cast<double>(g) * (c.bar_h + c.gap));
+    }
+}
+
+// Two panels per workload: time per run relative to ideal (log scale; a
+// tick marks each further repeat) and device memory held.
+void write_svg(const std::vector<const WorkloadResult *> &rows, const std::string &path, const std::string &device) {
+    const Chart c = chart_of(rows);
+    const double height = 70 + c.group_h * static_cast<double>(rows.size()) + 20;
     std::ostringstream s;
     s << "<svg xmlns='http://www.w3.org/2000/svg' width='960' height='" << height
       << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
     s << "<text x='10' y='18' font-size='14' font-weight='bold'>" << xml_escape(rows.front()->app)
       << ": time per run and device memory by regime</text>\n";
     s << "<text x='10' y='34'>" << xml_escape(device) << "; repeat 1 as bars, later repeats as ticks</text>\n";
-    s << "<text x='" << ratio_x << "' y='56'>time per run / ideal (log scale)</text>\n";
-    s << "<text x='" << mem_x << "' y='56'>device memory held (MiB)</text>\n";
+    s << "<text x='" << c.ratio_x << "' y='56'>time per run / ideal (log scale)</text>\n";
+    s << "<text x='" << c.mem_x << "' y='56'>device memory held (MiB)</text>\n";
     double y = 70;
     for (const WorkloadResult *r : rows) {
-        s << "<text x='10' y='" << y + 12 << "' font-weight='bold'>" << xml_escape(r->size) << "</text>\n";
-        const double top = y + 20, bottom = top + bars * (bar_h + gap);
-        s << "<line x1='" << ratio_pos(1) << "' y1='" << top - 2 << "' x2='" << ratio_pos(1) << "' y2='" << bottom
-          << "' stroke='#888' stroke-dasharray='3,2'/>\n";
-        for (size_t g = 0; g < r->repeats[0].size(); g++) {
-            const double by = top + static_cast<double>(g) * (bar_h + gap);
-            const Measurement &m = r->repeats[0][g];
-            const double ratio = ratio_to_ideal(r->repeats[0], g);
-            const double mem = mib(static_cast<double>(m.memory.held));
-            s << "<text x='" << label_w << "' y='" << by + 11 << "' text-anchor='end'>" << regime_name(m.regime)
-              << "</text>\n";
-            s << "<rect x='" << ratio_x << "' y='" << by << "' width='" << ratio_pos(ratio) - ratio_x
-              << "' height='" << bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
-            for (size_t rep = 1; rep < r->repeats.size(); rep++) {
-                const double x = ratio_pos(ratio_to_ideal(r->repeats[rep], g));
-                s << "<line x1='" << x << "' y1='" << by - 1 << "' x2='" << x << "' y2='" << by + bar_h + 1
-                  << "' stroke='black' stroke-width='1.5'/>\n";
-            }
-            char text[64];
-            std::snprintf(text, sizeof(text), "%.1f us (%.2fx)", m.median_us, ratio);
-            s << "<text x='" << ratio_pos(ratio) + 4 << "' y='" << by + 11 << "'>" << text << "</text>\n";
-            s << "<rect x='" << mem_x << "' y='" << by << "' width='" << mem_w * mem / max_mem << "' height='"
-              << bar_h << "' fill='" << kColors[g] << "' stroke='#333' stroke-width='0.5'/>\n";
-            std::snprintf(text, sizeof(text), "%.2f", mem);
-            s << "<text x='" << mem_x + mem_w * mem / max_mem + 4 << "' y='" << by + 11 << "'>" << text
-              << "</text>\n";
-        }
-        y += group_h;
+        draw_workload(s, c, *r, y);
+        y += c.group_h;
     }
-    for (int d = 0; d <= decades; d++) {
-        const double value = low * std::pow(10.0, d);
-        s << "<text x='" << ratio_pos(value) << "' y='" << y + 10 << "' text-anchor='middle' fill='#555'>" << value
+    for (int d = 0; d <= c.decades; d++) {
+        const double value = c.low * std::pow(10.0, d);
+        s << "<text x='" << c.ratio_pos(value) << "' y='" << y + 10 << "' text-anchor='middle' fill='#555'>" << value
           << "x</text>\n";
     }
     s << "</svg>\n";

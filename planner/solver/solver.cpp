@@ -235,6 +235,75 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
     return greedy;
 }
 
+// The arena the passes aim for. In capacity mode it is the capacity: any
+// plan within it will do, and the search looks there rather than at the
+// bound. Below the bound nothing fits, and one greedy pass is all there is
+// to do (a goal below UINT64_MAX, which the first pass always reaches).
+uint64_t goal_of(const SolverOptions &options, uint64_t lower_bound) {
+    if (options.capacity == 0) return good_enough(lower_bound, options.good_enough_ratio);
+    return options.capacity < lower_bound ? UINT64_MAX - 1 : options.capacity;
+}
+
+// The exact search from the greedy plan, with three quarters of the time
+// budget: true where it improved `searched` (which starts as the greedy
+// plan).
+bool search_from(const Prepared &prepared, const Greedy &greedy, const std::vector<uint64_t> &pressure,
+                 uint64_t lower_bound, uint64_t goal, const SolverOptions &options, Incumbent &searched) {
+    const bool capacity_mode = options.capacity > 0;
+    detail::Deadline deadline(options.time_budget_ms * 3 / 4);
+    searched = greedy.best;
+    SearchBudget budget{saturating_product(options.search_work_per_buffer, prepared.items.size()),
+                        options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
+    return improve_by_search(prepared, pressure, capacity_mode ? goal : lower_bound, goal, capacity_mode, budget,
+                             deadline, searched);
+}
+
+// The squeaky wheel from the greedy plan, with the time budget the search
+// (where it ran) left; `wheeled` gets its plan.
+void wheel_from(const Prepared &prepared, const Greedy &greedy, const std::vector<int64_t> &bias, uint64_t lower_bound,
+                uint64_t goal, const SolverOptions &options, bool searched, Incumbent &wheeled) {
+    detail::Deadline deadline(searched ? options.time_budget_ms / 4 : options.time_budget_ms);
+    wheeled = greedy.best;
+    const uint64_t placements = saturating_product(options.improve_placements_per_buffer, prepared.items.size());
+    detail::squeaky_wheel(prepared, greedy.best, bias, lower_bound, goal, {options.improve_passes, placements},
+                          deadline, wheeled);
+}
+
+// The best plan of the greedy passes and the improvements of it, and in
+// `method` how it was made. Both improvements start from the greedy plan,
+// each with its own budget, and the plan is the best of all, so more budget
+// for either never makes the plan worse. The search goes first: on the
+// small problems where it runs it is the one that reaches the bound, after
+// which nothing can do better.
+Incumbent best_plan(const Prepared &prepared, const SolverOptions &options, uint64_t lower_bound,
+                    std::string &method) {
+    const uint64_t goal = goal_of(options, lower_bound);
+    const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
+    const std::vector<int64_t> bias = detail::slack_bias(pressure, lower_bound, options.slack_weight);
+    const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
+    Incumbent best = greedy.best;
+    method = greedy.method;
+    const bool search = greedy.best.arena > goal && prepared.items.size() <= options.search_max_buffers &&
+                        options.search_work_per_buffer > 0;
+    if (search) {
+        Incumbent searched;
+        if (search_from(prepared, greedy, pressure, lower_bound, goal, options, searched) &&
+            searched.arena < best.arena) {
+            best = std::move(searched);
+            method = "exact search";
+        }
+    }
+    if (greedy.best.arena > goal && best.arena > lower_bound && options.improve_passes > 0) {
+        Incumbent wheeled;
+        wheel_from(prepared, greedy, bias, lower_bound, goal, options, search, wheeled);
+        if (wheeled.arena < best.arena) {
+            best = std::move(wheeled);
+            method = greedy.method + " + squeaky wheel";
+        }
+    }
+    return best;
+}
+
 }  // namespace
 
 Plan solve(const Problem &problem, const SolverOptions &options) {
@@ -247,53 +316,7 @@ Plan solve(const Problem &problem, const SolverOptions &options) {
     plan.lower_bound = detail::lower_bound(prepared);
     plan.method = "nothing to place";
     if (!prepared.items.empty()) {
-        const uint64_t n = prepared.items.size();
-        // In capacity mode the goal is the capacity: any plan within it will
-        // do, and the search looks there rather than at the bound. Below the
-        // bound nothing fits, and one greedy pass is all there is to do (a
-        // goal below UINT64_MAX, which the first pass always reaches).
-        const bool capacity_mode = options.capacity > 0;
-        const uint64_t goal = !capacity_mode                      ? good_enough(plan.lower_bound, options.good_enough_ratio) :
-                              options.capacity < plan.lower_bound ? UINT64_MAX - 1 :
-                                                                    options.capacity;
-        const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
-        const std::vector<int64_t> bias = detail::slack_bias(pressure, plan.lower_bound, options.slack_weight);
-        const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
-        Incumbent best = greedy.best;
-        plan.method = greedy.method;
-
-        // Both improvements start from the greedy plan, each with its own
-        // budget, and the plan is the best of all, so more budget for either
-        // never makes the plan worse. The search goes first: on the small
-        // problems where it runs it is the one that reaches the bound, after
-        // which nothing can do better.
-        const bool search =
-            greedy.best.arena > goal && n <= options.search_max_buffers && options.search_work_per_buffer > 0;
-        const double budget_ms = options.time_budget_ms;
-        if (search) {
-            detail::Deadline deadline(budget_ms * 3 / 4);
-            Incumbent searched = greedy.best;
-            SearchBudget budget{saturating_product(options.search_work_per_buffer, n),
-                                options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-            if (improve_by_search(prepared, pressure, capacity_mode ? goal : plan.lower_bound, goal, capacity_mode, budget,
-                                  deadline, searched) &&
-                searched.arena < best.arena) {
-                best = std::move(searched);
-                plan.method = "exact search";
-            }
-        }
-        if (greedy.best.arena > goal && best.arena > plan.lower_bound && options.improve_passes > 0) {
-            detail::Deadline deadline(search ? budget_ms / 4 : budget_ms);
-            Incumbent wheeled = greedy.best;
-            const uint64_t placements = saturating_product(options.improve_placements_per_buffer, n);
-            detail::squeaky_wheel(prepared, greedy.best, bias, plan.lower_bound, goal, {options.improve_passes, placements},
-                                  deadline, wheeled);
-            if (wheeled.arena < best.arena) {
-                best = std::move(wheeled);
-                plan.method = greedy.method + " + squeaky wheel";
-            }
-        }
-
+        const Incumbent best = best_plan(prepared, options, plan.lower_bound, plan.method);
         for (size_t i = 0; i < prepared.items.size(); i++)
             plan.offsets[prepared.items[i].index] = best.offsets[i];
         plan.arena_bytes = best.arena;

@@ -73,6 +73,78 @@ std::string color(size_t index) {
     return "hsl(" + std::to_string((index * 137) % 360) + ",60%,65%)";
 }
 
+// The plot's scales: time [t0, t1] across, addresses [0, top] up.
+struct Scale {
+    int64_t t0 = 0, t1 = 1;
+    double top = 1;
+
+    double x(int64_t t) const {
+        return kLeft + kWidth * (double(t) - double(t0)) / std::max(1.0, double(t1) - double(t0));
+    }
+    double y(double address) const {
+        return kTop + kHeight * (1 - address / top);
+    }
+};
+
+Scale scale_of(const Problem &problem, const Plan &plan) {
+    Scale scale;
+    if (!problem.buffers.empty()) {
+        scale.t0 = problem.buffers[0].begin;
+        scale.t1 = problem.buffers[0].end;
+        for (const Buffer &b : problem.buffers) {
+            scale.t0 = std::min(scale.t0, b.begin);
+            scale.t1 = std::max(scale.t1, b.end);
+        }
+    }
+    scale.top = double(std::max<uint64_t>({plan.arena_bytes, plan.lower_bound, 1}));
+    return scale;
+}
+
+// One rectangle per buffer of nonzero size, with its details as a tooltip.
+void draw_buffers(std::ostream &svg, const Scale &s, const Problem &problem, const Plan &plan) {
+    for (size_t i = 0; i < problem.buffers.size(); i++) {
+        const Buffer &b = problem.buffers[i];
+        if (b.size == 0) continue;
+        double offset = double(plan.offsets[i]);
+        double y_top = s.y(offset + double(b.size)), y_bottom = s.y(offset);
+        svg << "<rect x=\"" << fixed(s.x(b.begin)) << "\" y=\"" << fixed(y_top) << "\" width=\""
+            << fixed(s.x(b.end) - s.x(b.begin)) << "\" height=\"" << fixed(std::max(0.5, y_bottom - y_top))
+            << "\" fill=\"" << color(i) << "\" stroke=\"#333\" stroke-width=\"0.3\"><title>" << escape(b.id) << ": "
+            << b.size << " bytes at offset " << plan.offsets[i] << ", live [" << b.begin << ", " << b.end
+            << ")</title></rect>\n";
+    }
+}
+
+// Axes with a few ticks and their labels.
+void draw_axes(std::ostream &svg, const Scale &s) {
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << s.y(0) << "\" x2=\"" << kLeft + kWidth << "\" y2=\"" << s.y(0)
+        << "\" stroke=\"black\"/>\n";
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\"" << s.y(0)
+        << "\" stroke=\"black\"/>\n";
+    for (int k = 0; k <= 4; k++) {
+        const int64_t t = tick(s.t0, s.t1, k);
+        svg << "<text x=\"" << fixed(s.x(t)) << "\" y=\"" << s.y(0) + 16 << "\" text-anchor=\"middle\">" << t
+            << "</text>\n";
+        svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << fixed(s.y(s.top * k / 4) + 4) << "\" text-anchor=\"end\">"
+            << bytes(s.top * k / 4) << "</text>\n";
+    }
+    svg << "<text x=\"" << kLeft + kWidth / 2 << "\" y=\"" << kTop + kHeight + 40
+        << "\" text-anchor=\"middle\">time (step)</text>\n";
+    svg << "<text transform=\"translate(16," << kTop + kHeight / 2
+        << ") rotate(-90)\" text-anchor=\"middle\">address (bytes from the arena base)</text>\n";
+}
+
+// A reference line across the plot at `bytes_at`, labelled at the left or
+// the right end.
+void draw_level(std::ostream &svg, const Scale &s, uint64_t bytes_at, const char *style, const std::string &label,
+                bool left) {
+    double at = s.y(double(bytes_at));
+    svg << "<line x1=\"" << kLeft << "\" y1=\"" << fixed(at) << "\" x2=\"" << kLeft + kWidth << "\" y2=\""
+        << fixed(at) << "\" stroke=\"black\" " << style << "/>\n";
+    svg << "<text x=\"" << (left ? kLeft + 4 : kLeft + kWidth - 4) << "\" y=\"" << fixed(at - 4)
+        << "\" text-anchor=\"" << (left ? "start" : "end") << "\">" << label << "</text>\n";
+}
+
 }  // namespace
 
 std::string plan_svg(const Problem &problem, const Plan &plan, const std::string &title) {
@@ -80,62 +152,21 @@ std::string plan_svg(const Problem &problem, const Plan &plan, const std::string
         throw std::invalid_argument("plan_svg: the plan has " + std::to_string(plan.offsets.size()) + " offsets for " +
                                     std::to_string(problem.buffers.size()) + " buffers");
     }
-    int64_t t0 = 0, t1 = 1;
-    if (!problem.buffers.empty()) {
-        t0 = problem.buffers[0].begin;
-        t1 = problem.buffers[0].end;
-        for (const Buffer &b : problem.buffers) {
-            t0 = std::min(t0, b.begin);
-            t1 = std::max(t1, b.end);
-        }
-    }
-    double top = double(std::max<uint64_t>({plan.arena_bytes, plan.lower_bound, 1}));
-    auto x = [&](int64_t t) { return kLeft + kWidth * (double(t) - double(t0)) / std::max(1.0, double(t1) - double(t0)); };
-    auto y = [&](double address) { return kTop + kHeight * (1 - address / top); };
-
+    const Scale scale = scale_of(problem, plan);
     std::ostringstream svg;
     svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kLeft + kWidth + kRight << "\" height=\""
         << kTop + kHeight + kBottom << "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     svg << "<title>" << escape(title) << "</title>\n";
-    svg << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\">" << escape(title) << " (arena " << bytes(double(plan.arena_bytes))
-        << ", lower bound " << bytes(double(plan.lower_bound)) << ", ratio " << ratio(plan) << ")</text>\n";
-
-    for (size_t i = 0; i < problem.buffers.size(); i++) {
-        const Buffer &b = problem.buffers[i];
-        if (b.size == 0) continue;
-        double offset = double(plan.offsets[i]);
-        double y_top = y(offset + double(b.size)), y_bottom = y(offset);
-        svg << "<rect x=\"" << fixed(x(b.begin)) << "\" y=\"" << fixed(y_top) << "\" width=\""
-            << fixed(x(b.end) - x(b.begin)) << "\" height=\"" << fixed(std::max(0.5, y_bottom - y_top)) << "\" fill=\""
-            << color(i) << "\" stroke=\"#333\" stroke-width=\"0.3\"><title>" << escape(b.id) << ": " << b.size
-            << " bytes at offset " << plan.offsets[i] << ", live [" << b.begin << ", " << b.end << ")</title></rect>\n";
-    }
-
-    // Axes with a few ticks, then the two reference lines on top.
-    svg << "<line x1=\"" << kLeft << "\" y1=\"" << y(0) << "\" x2=\"" << kLeft + kWidth << "\" y2=\"" << y(0)
-        << "\" stroke=\"black\"/>\n";
-    svg << "<line x1=\"" << kLeft << "\" y1=\"" << kTop << "\" x2=\"" << kLeft << "\" y2=\"" << y(0)
-        << "\" stroke=\"black\"/>\n";
-    for (int k = 0; k <= 4; k++) {
-        const int64_t t = tick(t0, t1, k);
-        svg << "<text x=\"" << fixed(x(t)) << "\" y=\"" << y(0) + 16 << "\" text-anchor=\"middle\">" << t << "</text>\n";
-        svg << "<text x=\"" << kLeft - 6 << "\" y=\"" << fixed(y(top * k / 4) + 4) << "\" text-anchor=\"end\">"
-            << bytes(top * k / 4) << "</text>\n";
-    }
-    svg << "<text x=\"" << kLeft + kWidth / 2 << "\" y=\"" << kTop + kHeight + 40
-        << "\" text-anchor=\"middle\">time (step)</text>\n";
-    svg << "<text transform=\"translate(16," << kTop + kHeight / 2
-        << ") rotate(-90)\" text-anchor=\"middle\">address (bytes from the arena base)</text>\n";
-    // Labels at opposite ends, since the two lines are often close.
-    auto level = [&](uint64_t bytes_at, const char *style, const std::string &label, bool left) {
-        double at = y(double(bytes_at));
-        svg << "<line x1=\"" << kLeft << "\" y1=\"" << fixed(at) << "\" x2=\"" << kLeft + kWidth << "\" y2=\""
-            << fixed(at) << "\" stroke=\"black\" " << style << "/>\n";
-        svg << "<text x=\"" << (left ? kLeft + 4 : kLeft + kWidth - 4) << "\" y=\"" << fixed(at - 4)
-            << "\" text-anchor=\"" << (left ? "start" : "end") << "\">" << label << "</text>\n";
-    };
-    level(plan.lower_bound, "stroke-dasharray=\"6 4\"", "lower bound " + bytes(double(plan.lower_bound)), true);
-    level(plan.arena_bytes, "stroke-width=\"1.5\"", "arena " + bytes(double(plan.arena_bytes)), false);
+    svg << "<text x=\"" << kLeft << "\" y=\"24\" font-size=\"15\">" << escape(title) << " (arena "
+        << bytes(double(plan.arena_bytes)) << ", lower bound " << bytes(double(plan.lower_bound)) << ", ratio "
+        << ratio(plan) << ")</text>\n";
+    draw_buffers(svg, scale, problem, plan);
+    draw_axes(svg, scale);
+    // The two reference lines on top, labelled at opposite ends since they
+    // are often close.
+    draw_level(svg, scale, plan.lower_bound, "stroke-dasharray=\"6 4\"", "lower bound " + bytes(double(plan.lower_bound)),
+               true);
+    draw_level(svg, scale, plan.arena_bytes, "stroke-width=\"1.5\"", "arena " + bytes(double(plan.arena_bytes)), false);
     svg << "</svg>\n";
     return svg.str();
 }

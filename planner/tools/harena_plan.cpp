@@ -126,67 +126,81 @@ bool write_files(const std::vector<std::pair<std::string, std::string>> &files) 
     return ok;
 }
 
+// The solver's options for the command line's budget and capacity.
+harena::SolverOptions options_of(Args &args) {
+    harena::SolverOptions options;
+    if (args.capacity > 0) {
+        options.capacity = args.capacity;
+        // A capacity is a search for a fit: give it time by default.
+        if (args.budget_ms <= 0) args.budget_ms = 10000;
+    }
+    if (args.budget_ms > 0) {
+        // Let the time cap, not the fixed budgets, decide when to stop.
+        options.improve_passes = UINT64_MAX;
+        options.improve_placements_per_buffer = UINT64_MAX;
+        options.search_work_per_buffer = UINT64_MAX;
+        options.time_budget_ms = args.budget_ms;
+    }
+    if (args.search_nodes > 0) {
+        // The node count alone decides when the search stops.
+        options.search_work_per_buffer = UINT64_MAX;
+        options.search_node_limit = args.search_nodes;
+        if (args.budget_ms <= 0) options.time_budget_ms = 0;
+    }
+    return options;
+}
+
+void print_summary(const harena::Problem &problem, const harena::Plan &plan) {
+    std::printf("buffers      %zu\n", problem.buffers.size());
+    std::printf("arena bytes  %llu\n", (unsigned long long)plan.arena_bytes);
+    std::printf("lower bound  %llu\n", (unsigned long long)plan.lower_bound);
+    std::printf("ratio        %.6f\n", plan.ratio());
+    std::printf("solve time   %.3f ms\n", plan.solve_seconds * 1e3);
+    std::printf("method       %s\n", plan.method.c_str());
+}
+
+// Whether the plan fits --capacity (always, without one); says why not.
+bool fits_capacity(const Args &args, const harena::Plan &plan) {
+    if (args.capacity == 0 || plan.arena_bytes <= args.capacity) return true;
+    std::cerr << "harena-plan: no plan within the capacity of " << args.capacity
+              << " bytes was found within the budget (the best has " << plan.arena_bytes
+              << " bytes; the lower bound is " << plan.lower_bound << ")"
+              << (plan.lower_bound > args.capacity ? ": no plan can fit, the capacity is below the lower bound" :
+                                                     ": give a larger --budget-ms or capacity")
+              << "; nothing was written\n";
+    return false;
+}
+
+// Reads, plans, validates and writes; the exit status.
+int run(Args &args) {
+    std::ifstream in(args.problem);
+    if (!in) {
+        std::cerr << "harena-plan: cannot open " << args.problem << "\n";
+        return 1;
+    }
+    harena::Problem problem = harena::read_problem_csv(in, args.problem);
+    harena::Plan plan = harena::solve(problem, options_of(args));
+    harena::Validation validation = harena::validate(problem, plan);
+    if (!validation.ok) {
+        std::cerr << "harena-plan: internal error, the plan is invalid and was not written: " << validation.error << "\n";
+        return 3;
+    }
+    print_summary(problem, plan);
+    if (!fits_capacity(args, plan)) return 4;
+    std::ostringstream csv;
+    if (!args.plan_csv.empty()) harena::write_plan_csv(csv, problem, plan);
+    std::string svg = args.plan_svg.empty() ? "" : harena::plan_svg(problem, plan, args.problem);
+    return write_files({{args.plan_csv, csv.str()}, {args.plan_svg, svg}}) ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
     Args args = parse(argc, argv);
     try {
-        std::ifstream in(args.problem);
-        if (!in) {
-            std::cerr << "harena-plan: cannot open " << args.problem << "\n";
-            return 1;
-        }
-        harena::Problem problem = harena::read_problem_csv(in, args.problem);
-
-        harena::SolverOptions options;
-        if (args.capacity > 0) {
-            options.capacity = args.capacity;
-            // A capacity is a search for a fit: give it time by default.
-            if (args.budget_ms <= 0) args.budget_ms = 10000;
-        }
-        if (args.budget_ms > 0) {
-            // Let the time cap, not the fixed budgets, decide when to stop.
-            options.improve_passes = UINT64_MAX;
-            options.improve_placements_per_buffer = UINT64_MAX;
-            options.search_work_per_buffer = UINT64_MAX;
-            options.time_budget_ms = args.budget_ms;
-        }
-        if (args.search_nodes > 0) {
-            // The node count alone decides when the search stops.
-            options.search_work_per_buffer = UINT64_MAX;
-            options.search_node_limit = args.search_nodes;
-            if (args.budget_ms <= 0) options.time_budget_ms = 0;
-        }
-        harena::Plan plan = harena::solve(problem, options);
-        harena::Validation validation = harena::validate(problem, plan);
-        if (!validation.ok) {
-            std::cerr << "harena-plan: internal error, the plan is invalid and was not written: " << validation.error << "\n";
-            return 3;
-        }
-
-        std::printf("buffers      %zu\n", problem.buffers.size());
-        std::printf("arena bytes  %llu\n", (unsigned long long)plan.arena_bytes);
-        std::printf("lower bound  %llu\n", (unsigned long long)plan.lower_bound);
-        std::printf("ratio        %.6f\n", plan.ratio());
-        std::printf("solve time   %.3f ms\n", plan.solve_seconds * 1e3);
-        std::printf("method       %s\n", plan.method.c_str());
-
-        if (args.capacity > 0 && plan.arena_bytes > args.capacity) {
-            std::cerr << "harena-plan: no plan within the capacity of " << args.capacity
-                      << " bytes was found within the budget (the best has " << plan.arena_bytes
-                      << " bytes; the lower bound is " << plan.lower_bound << ")"
-                      << (plan.lower_bound > args.capacity ? ": no plan can fit, the capacity is below the lower bound" :
-                                                             ": give a larger --budget-ms or capacity")
-                      << "; nothing was written\n";
-            return 4;
-        }
-        std::ostringstream csv;
-        if (!args.plan_csv.empty()) harena::write_plan_csv(csv, problem, plan);
-        std::string svg = args.plan_svg.empty() ? "" : harena::plan_svg(problem, plan, args.problem);
-        if (!write_files({{args.plan_csv, csv.str()}, {args.plan_svg, svg}})) return 1;
+        return run(args);
     } catch (const harena::InputError &e) {
         std::cerr << "harena-plan: " << e.what() << "\n";
         return 1;
     }
-    return 0;
 }

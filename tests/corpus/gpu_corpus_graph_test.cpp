@@ -12,7 +12,7 @@
 // host stage that tabulates from the scalars (color_grade's tone curve) thus
 // replays its own key's table. Skips where no CUDA device is usable.
 #include "corpus_graph_calls.h"
-#include "cuda_corpus_table.h"
+#include "cuda_corpus.h"
 
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
@@ -51,6 +51,38 @@ void upload(harena::Arena &arena, std::vector<Buffer<>> &buffers) {
     }
 }
 
+// The arena size the pipeline asks for, the largest over the keys.
+uint64_t arena_bytes_for(const Pipeline &p, Workload &w) {
+    uint64_t bytes = 0;
+    for (int key = 0; key < kKeys; key++) {
+        w.call = key;
+        bytes = std::max(bytes, harena::measure([&](void *a) { return p.planned(a, w); }));
+    }
+    return bytes;
+}
+
+// New inputs on the device and poisoned outputs, once the last call (maybe
+// a replay still reading the last inputs) is done.
+void stage_call(harena::Arena &arena, Workload &w) {
+    harena::synchronize(arena);
+    upload(arena, w.inputs);
+    for (Buffer<> &out : w.outputs) {
+        std::memset(out.data(), 0xA5, out.size_in_bytes());
+        out.set_host_dirty();
+    }
+    upload(arena, w.outputs);
+}
+
+// Each call's outcome: both keys run, then are captured, then replay; or,
+// where the plan says the pipeline is not capturable, fall back after the
+// keys' first calls.
+std::vector<int> expected_outcomes(bool capturable) {
+    return capturable ? std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED,
+                                         HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED} :
+                        std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_FELL_BACK,
+                                         HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK};
+}
+
 TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
     const Pipeline &p = std::get<0>(GetParam());
     const double scale = std::get<1>(GetParam()).scale;
@@ -59,11 +91,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
     Workload ref = p.make(scale);
     Workload w = p.make(scale);
     p.write(w, 0);
-    uint64_t bytes = 0;
-    for (int key = 0; key < kKeys; key++) {
-        w.call = key;
-        bytes = std::max(bytes, harena::measure([&](void *a) { return p.planned(a, w); }));
-    }
+    const uint64_t bytes = arena_bytes_for(p, w);
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), bytes > 0 ? bytes : 256);
     harena::use_own_stream(arena);
     harena_graph_cache *raw = nullptr;
@@ -81,14 +109,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         ref.call = w.call = call % kKeys;  // new values, the key's scalars
         ASSERT_EQ(p.plain(ref), 0) << joined(ErrorLog::take());
         ASSERT_EQ(read_back(ref), 0);
-
-        harena::synchronize(arena);  // a replay still reading the last inputs is done
-        upload(arena, w.inputs);
-        for (Buffer<> &out : w.outputs) {
-            std::memset(out.data(), 0xA5, out.size_in_bytes());
-            out.set_host_dirty();
-        }
-        upload(arena, w.outputs);
+        ASSERT_NO_FATAL_FAILURE(stage_call(arena, w));
         harena_test::reset_cuda_driver_counts();
         int outcome = -1;
         ASSERT_EQ(run_planned_through_graphs(graphs.get(), p, w, &outcome), 0) << joined(ErrorLog::take());
@@ -100,12 +121,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         ASSERT_EQ(read_back(w), 0);
         EXPECT_EQ(difference(ref, w), "") << "outcome " << outcome;
     }
-    const std::vector<int> expected =
-        p.capturable ? std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED,
-                                        HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED} :
-                       std::vector<int>{HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_FELL_BACK,
-                                        HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK, HARENA_GRAPH_FELL_BACK};
-    EXPECT_EQ(outcomes, expected);
+    EXPECT_EQ(outcomes, expected_outcomes(p.capturable));
     if (!p.capturable) {
         harena_graph_stats stats;
         ASSERT_EQ(harena_graph_get_stats(graphs.get(), &stats), 0);
@@ -121,7 +137,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
 const Size kGraphSizes[] = {kSizes[0], kSizes[1]};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpusGraph,
-                         ::testing::Combine(::testing::ValuesIn(kCudaPipelines), ::testing::ValuesIn(kGraphSizes)),
+                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kGraphSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });

@@ -17,7 +17,7 @@
 //     allocator or the driver.
 // Each call prints how many device allocations the arenas served.
 // Skips where no CUDA device is usable.
-#include "cuda_corpus_table.h"
+#include "cuda_corpus.h"
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
 #include "harena/arena.hpp"
@@ -129,6 +129,32 @@ protected:
         EXPECT_EQ(joined(ErrorLog::take()), "") << "the runtime reported errors";
     }
 
+    // New inputs give new outputs: a call that did nothing cannot pass.
+    // `previous` holds the last call's outputs, and then this call's.
+    static void check_outputs_changed(const Workload &ref, int call, std::vector<Buffer<>> &previous) {
+        for (size_t i = 0; i < previous.size(); i++) {
+            EXPECT_NE(difference(previous[i], ref.outputs[i]), "")
+                << "call " << call << ": output " << i << " unchanged";
+        }
+        previous.clear();
+        for (const Buffer<> &out : ref.outputs) {
+            previous.push_back(out.copy());
+        }
+    }
+
+    // In a scope, every device allocation of a call but the argument
+    // buffers' (on the first call) comes from the arena, and no argument
+    // buffer's device memory is freed.
+    static void check_scoped_counts(const CallCounts &b, int call) {
+        if (call > 0) {
+            EXPECT_EQ(b.default_allocations, 0u)
+                << "call " << call << ": device memory from Halide's allocator in a scope";
+            EXPECT_EQ(b.driver_allocations, 0) << "call " << call << ": cuMemAlloc in a scope";
+            EXPECT_EQ(b.driver_frees, 0) << "call " << call << ": cuMemFree in a scope";
+        }
+        EXPECT_EQ(b.default_frees, 0u) << "call " << call << ": an argument buffer's device memory was freed";
+    }
+
     // The argument buffers' device allocations, counted by the override.
     // Calls 0 and 3 pass the same scalars and sizes, so they allocate the
     // same intermediates: what call 0 took from Halide's allocator beyond
@@ -171,15 +197,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
         ASSERT_EQ(p.plain(ref), 0) << "call " << call << joined(ErrorLog::take());
         ASSERT_EQ(read_back(ref), 0);
         ASSERT_EQ(joined(ErrorLog::take()), "");
-        // New inputs give new outputs: a call that did nothing cannot pass.
-        for (size_t i = 0; i < previous.size(); i++) {
-            EXPECT_NE(difference(previous[i], ref.outputs[i]), "")
-                << "call " << call << ": output " << i << " unchanged";
-        }
-        previous.clear();
-        for (Buffer<> &out : ref.outputs) {
-            previous.push_back(out.copy());
-        }
+        check_outputs_changed(ref, call, previous);
 
         // (b) The plain build, a scope per call: every device allocation
         // of the call but the argument buffers' comes from the arena.
@@ -189,13 +207,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
         }));
         check_call(scoped, ref, scoped_arena);
         const CallCounts &b = scoped.calls.back();
-        if (call > 0) {
-            EXPECT_EQ(b.default_allocations, 0u)
-                << "call " << call << ": device memory from Halide's allocator in a scope";
-            EXPECT_EQ(b.driver_allocations, 0) << "call " << call << ": cuMemAlloc in a scope";
-            EXPECT_EQ(b.driver_frees, 0) << "call " << call << ": cuMemFree in a scope";
-        }
-        EXPECT_EQ(b.default_frees, 0u) << "call " << call << ": an argument buffer's device memory was freed";
+        check_scoped_counts(b, call);
 
         // (c) The arena build. Its frame opens before the first planned
         // buffer's first use; unplanned buffers allocated before that take
@@ -218,7 +230,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpus,
-                         ::testing::Combine(::testing::ValuesIn(kCudaPipelines), ::testing::ValuesIn(kSizes)),
+                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kSizes)),
                          [](const auto &info) {
                              return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
                          });

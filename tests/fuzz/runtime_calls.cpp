@@ -10,6 +10,9 @@ namespace harena_fuzz {
 
 namespace {
 
+// What a refused harena_create reports.
+const Expect kInvalid{HARENA_ERROR_INVALID_ARGUMENT, 1, 0};
+
 bool debug_forced() {
     const char *env = std::getenv("HARENA_DEBUG");
     return env != nullptr && std::strcmp(env, "1") == 0;
@@ -128,65 +131,18 @@ void RuntimeCalls::create() {
     const uint64_t unit = in_.bits(2);
     const uint64_t size = 1 + unit * (1 + in_.below(16));  // up to 1 MiB
     harena_arena *created = nullptr;
-    Expect invalid{HARENA_ERROR_INVALID_ARGUMENT, 1, 0};
     begin_call();
     switch (how % 4) {
     case 0:
-    case 1: {
-        // An alignment above the capacity would round the arena up to one allocation.
-        if (o.alignment > size) {
-            expect(invalid, "harena_create with an alignment above the capacity",
-                   harena_create(nullptr, nullptr, size, &o, &created));
-            FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
-            return;
-        }
-        expect({}, "harena_create", harena_create(nullptr, nullptr, size, &o, &created));
-        model_ = ArenaModel{};
-        model_.capacity = (size + o.alignment - 1) / o.alignment * o.alignment;
+    case 1:
+        if (!create_owned(o, size, created)) return;
         break;
-    }
-    case 2: {
-        // Memory the caller owns, at an address that need not be aligned.
-        const uint64_t misalign = in_.below(64);
-        auto memory = std::make_unique<uint8_t[]>(size + misalign);
-        const uint64_t address = reinterpret_cast<uint64_t>(memory.get()) + misalign;
-        const uint64_t base = (address + o.alignment - 1) / o.alignment * o.alignment;
-        const uint64_t capacity = size > base - address ? (size - (base - address)) / o.alignment * o.alignment : 0;
-        const int code = harena_create_from_memory(nullptr, address, size, &o, &created);
-        if (o.grow || capacity == 0) {
-            expect(invalid, "harena_create_from_memory (grow, or no aligned block)", code);
-            return;
-        }
-        expect({}, "harena_create_from_memory", code);
-        user_memory_ = std::move(memory);
-        model_ = ArenaModel{};
-        model_.capacity = capacity;
-        model_.owns = false;
+    case 2:
+        if (!create_from_memory(o, size, created)) return;
         break;
-    }
-    default: {
-        // Arguments the runtime must refuse.
-        const uint8_t which = in_.byte() % 6;
-        if (which == 0) {
-            expect(invalid, "harena_create of 0 bytes", harena_create(nullptr, nullptr, 0, &o, &created));
-        } else if (which == 1) {
-            o.alignment = in_.byte() % 2 ? 0 : (uint64_t(1) << in_.below(12)) * 3;
-            expect(invalid, "harena_create with a bad alignment", harena_create(nullptr, nullptr, size, &o, &created));
-        } else if (which == 2) {
-            o.overflow_policy = 2 + in_.byte();
-            expect(invalid, "harena_create with a bad policy", harena_create(nullptr, nullptr, size, &o, &created));
-        } else if (which == 3) {
-            o.max_frames = 0;
-            expect(invalid, "harena_create with max_frames 0", harena_create(nullptr, nullptr, size, &o, &created));
-        } else if (which == 4) {
-            expect(invalid, "harena_create of more than 1 TiB",
-                   harena_create(nullptr, nullptr, kMaxCapacity + 1 + in_.byte(), &o, &created));
-        } else {
-            expect(invalid, "harena_create without an output", harena_create(nullptr, nullptr, size, &o, nullptr));
-        }
-        FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
+    default:
+        create_refused(o, size);
         return;
-    }
     }
     arena_ = created;
     destroyed_ = nullptr;
@@ -196,6 +152,63 @@ void RuntimeCalls::create() {
     model_.grow = o.grow != 0;
     model_.max_frames = o.max_frames;
     model_.moved = true;  // the base is not known before
+}
+
+bool RuntimeCalls::create_owned(const harena_options &o, uint64_t size, harena_arena *&created) {
+    // An alignment above the capacity would round the arena up to one allocation.
+    if (o.alignment > size) {
+        expect(kInvalid, "harena_create with an alignment above the capacity",
+               harena_create(nullptr, nullptr, size, &o, &created));
+        FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
+        return false;
+    }
+    expect({}, "harena_create", harena_create(nullptr, nullptr, size, &o, &created));
+    model_ = ArenaModel{};
+    model_.capacity = (size + o.alignment - 1) / o.alignment * o.alignment;
+    return true;
+}
+
+bool RuntimeCalls::create_from_memory(const harena_options &o, uint64_t size, harena_arena *&created) {
+    // Memory the caller owns, at an address that need not be aligned.
+    const uint64_t misalign = in_.below(64);
+    auto memory = std::make_unique<uint8_t[]>(size + misalign);
+    const uint64_t address = reinterpret_cast<uint64_t>(memory.get()) + misalign;
+    const uint64_t base = (address + o.alignment - 1) / o.alignment * o.alignment;
+    const uint64_t capacity = size > base - address ? (size - (base - address)) / o.alignment * o.alignment : 0;
+    const int code = harena_create_from_memory(nullptr, address, size, &o, &created);
+    if (o.grow || capacity == 0) {
+        expect(kInvalid, "harena_create_from_memory (grow, or no aligned block)", code);
+        return false;
+    }
+    expect({}, "harena_create_from_memory", code);
+    user_memory_ = std::move(memory);
+    model_ = ArenaModel{};
+    model_.capacity = capacity;
+    model_.owns = false;
+    return true;
+}
+
+void RuntimeCalls::create_refused(harena_options o, uint64_t size) {
+    harena_arena *created = nullptr;
+    const uint8_t which = in_.byte() % 6;
+    if (which == 0) {
+        expect(kInvalid, "harena_create of 0 bytes", harena_create(nullptr, nullptr, 0, &o, &created));
+    } else if (which == 1) {
+        o.alignment = in_.byte() % 2 ? 0 : (uint64_t(1) << in_.below(12)) * 3;
+        expect(kInvalid, "harena_create with a bad alignment", harena_create(nullptr, nullptr, size, &o, &created));
+    } else if (which == 2) {
+        o.overflow_policy = 2 + in_.byte();
+        expect(kInvalid, "harena_create with a bad policy", harena_create(nullptr, nullptr, size, &o, &created));
+    } else if (which == 3) {
+        o.max_frames = 0;
+        expect(kInvalid, "harena_create with max_frames 0", harena_create(nullptr, nullptr, size, &o, &created));
+    } else if (which == 4) {
+        expect(kInvalid, "harena_create of more than 1 TiB",
+               harena_create(nullptr, nullptr, kMaxCapacity + 1 + in_.byte(), &o, &created));
+    } else {
+        expect(kInvalid, "harena_create without an output", harena_create(nullptr, nullptr, size, &o, nullptr));
+    }
+    FUZZ_CHECK(created == nullptr, "a refused harena_create wrote an arena");
 }
 
 harena_arena *RuntimeCalls::absent_arena(int *code) {

@@ -48,6 +48,12 @@ private:
 
     // Calls.
     void create();
+    // The ways to create: each makes the model's arena and returns true, or
+    // checks that the runtime refused and returns false.
+    bool create_owned(const harena_options &o, uint64_t size, harena_arena *&created);
+    bool create_from_memory(const harena_options &o, uint64_t size, harena_arena *&created);
+    // Arguments the runtime must refuse.
+    void create_refused(harena_options o, uint64_t size);
     void destroy();
     void push();
     void pop_frame(uint64_t depth_below_top);

@@ -29,6 +29,119 @@ void shift_or(std::vector<uint64_t> &bits, uint64_t shift, size_t words) {
     }
 }
 
+// The sweep behind cut_heights: for each section in time order, the heights
+// (in units of `unit`, as bits 0 to `half`) that its buffers allow.
+//
+// Sweep the steps between sections in time order. S holds h in the
+// sections on both sides of a step: some of the buffers alive across it
+// plus some of those that end there, and the same ones alive across plus
+// some of those that start there, whose sizes then sum as the ending
+// ones do. So h is a subset sum of the buffers alive across plus a sum
+// that both the ending and the starting buffers can make (stronger than
+// a subset sum of each section's buffers, which it implies). Where a
+// section has room to spare, S holds from h less that room up to h there:
+// h is a subset sum of its buffers plus at most the room.
+class HeightSweep {
+public:
+    HeightSweep(const std::vector<Item> &items, const std::vector<uint32_t> &part, uint64_t capacity, uint64_t unit,
+                uint64_t half, uint64_t &work)
+        : items_(items), capacity_(capacity), unit_(unit), half_(half), words_(size_t(half / 64 + 1)), work_(work),
+          by_begin_(part), sums_(words_), starting_(words_) {
+        std::sort(by_begin_.begin(), by_begin_.end(),
+                  [&](uint32_t a, uint32_t b) { return items[a].begin < items[b].begin; });
+        std::tie(first_, last_) = span_of(items, part);
+        load_.assign(last_ - first_ + 1, 0);
+        for (uint32_t i : part) {
+            load_[items[i].begin - first_] += items[i].size;
+            load_[items[i].end - first_] -= items[i].size;
+        }
+        for (size_t t = 1; t < load_.size(); t++)
+            load_[t] += load_[t - 1];
+    }
+
+    // Clears from `common` each height some section rules out; false as
+    // soon as none is left.
+    bool narrow(std::vector<uint64_t> &common) {
+        for (uint32_t t = first_; t < last_; t++) {
+            advance_to(t);
+            section_sums(t);
+            widen_by_room(t);
+            work_ += (alive_.size() + 1) * words_;
+            bool any = false;
+            for (size_t w = 0; w < words_; w++)
+                any |= (common[w] &= sums_[w]) != 0;
+            if (!any) return false;
+        }
+        return true;
+    }
+
+private:
+    // Section t's spare room, in units.
+    uint64_t room(uint32_t t) const {
+        return t < last_ && load_[t - first_] < capacity_ ? (capacity_ - load_[t - first_]) / unit_ : 0;
+    }
+
+    void add(std::vector<uint64_t> &bits, uint32_t i) const {
+        if (items_[i].size / unit_ <= half_) shift_or(bits, items_[i].size / unit_, words_);
+    }
+
+    static void reset(std::vector<uint64_t> &bits) {
+        std::fill(bits.begin(), bits.end(), 0);
+        bits[0] = 1;
+    }
+
+    // Makes alive_ the buffers alive in section t.
+    void advance_to(uint32_t t) {
+        alive_.erase(std::remove_if(alive_.begin(), alive_.end(), [&](uint32_t i) { return items_[i].end <= t; }),
+                     alive_.end());
+        for (; next_ < by_begin_.size() && items_[by_begin_[next_]].begin == t; next_++)
+            alive_.push_back(by_begin_[next_]);
+    }
+
+    // The sums of the step after section t, where both sections are full;
+    // else of section t alone.
+    void section_sums(uint32_t t) {
+        const bool step = t + 1 < last_ && room(t) == 0 && room(t + 1) == 0;
+        reset(sums_);
+        reset(starting_);
+        for (uint32_t i : alive_) {
+            if (step && items_[i].end == t + 1) add(sums_, i);
+        }
+        for (size_t x = next_; step && x < by_begin_.size() && items_[by_begin_[x]].begin == t + 1; x++) {
+            add(starting_, by_begin_[x]);
+            work_ += words_;
+        }
+        if (step) {
+            for (size_t w = 0; w < words_; w++)
+                sums_[w] &= starting_[w];
+        }
+        for (uint32_t i : alive_) {
+            if (!step || items_[i].end > t + 1) add(sums_, i);
+        }
+    }
+
+    // The sums shifted by 0 to the room, doubling the reach each time.
+    void widen_by_room(uint32_t t) {
+        for (uint64_t reach = 0, d = room(t); reach < d;) {
+            const uint64_t shift = std::min(reach + 1, d - reach);
+            shift_or(sums_, shift, words_);
+            reach += shift;
+            work_ += words_;
+        }
+    }
+
+    const std::vector<Item> &items_;
+    const uint64_t capacity_, unit_, half_;
+    const size_t words_;
+    uint64_t &work_;
+    std::vector<uint32_t> by_begin_;
+    uint32_t first_ = 0, last_ = 0;
+    std::vector<uint64_t> load_;  // the load of each section
+    std::vector<uint32_t> alive_;
+    size_t next_ = 0;  // the next of by_begin_ to come alive
+    std::vector<uint64_t> sums_, starting_;
+};
+
 }  // namespace
 
 std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vector<uint32_t> &part,
@@ -44,80 +157,10 @@ std::vector<uint64_t> cut_heights(const std::vector<Item> &items, const std::vec
     if (half == 0 || half > (uint64_t(1) << 22)) return {};
     const size_t words = size_t(half / 64 + 1);
     const uint64_t last_mask = half % 64 == 63 ? ~uint64_t(0) : (uint64_t(2) << (half % 64)) - 1;
-    std::vector<uint64_t> common(words, ~uint64_t(0)), sums(words);
+    std::vector<uint64_t> common(words, ~uint64_t(0));
     common[words - 1] &= last_mask;
     common[0] &= ~uint64_t(1);  // not 0
-
-    // Sweep the steps between sections in time order. S holds h in the
-    // sections on both sides of a step: some of the buffers alive across it
-    // plus some of those that end there, and the same ones alive across plus
-    // some of those that start there, whose sizes then sum as the ending
-    // ones do. So h is a subset sum of the buffers alive across plus a sum
-    // that both the ending and the starting buffers can make (stronger than
-    // a subset sum of each section's buffers, which it implies). Where a
-    // section has room to spare, S holds from h less that room up to h there:
-    // h is a subset sum of its buffers plus at most the room.
-    std::vector<uint32_t> by_begin(part);
-    std::sort(by_begin.begin(), by_begin.end(), [&](uint32_t a, uint32_t b) { return items[a].begin < items[b].begin; });
-    uint32_t first, last;  // not a structured binding: lambdas below capture them
-    std::tie(first, last) = span_of(items, part);
-    std::vector<uint64_t> load(last - first + 1, 0);
-    for (uint32_t i : part) {
-        load[items[i].begin - first] += items[i].size;
-        load[items[i].end - first] -= items[i].size;
-    }
-    for (size_t t = 1; t < load.size(); t++)
-        load[t] += load[t - 1];
-    auto room = [&](uint32_t t) {
-        return t < last && load[t - first] < capacity ? (capacity - load[t - first]) / unit : 0;
-    };
-    std::vector<uint64_t> starting(words);
-    auto add = [&](std::vector<uint64_t> &bits, uint32_t i) {
-        if (items[i].size / unit <= half) shift_or(bits, items[i].size / unit, words);
-    };
-    auto reset = [&](std::vector<uint64_t> &bits) {
-        std::fill(bits.begin(), bits.end(), 0);
-        bits[0] = 1;
-    };
-    std::vector<uint32_t> alive;
-    size_t next = 0;
-    for (uint32_t t = first; t < last; t++) {
-        alive.erase(std::remove_if(alive.begin(), alive.end(), [&](uint32_t i) { return items[i].end <= t; }),
-                    alive.end());
-        for (; next < by_begin.size() && items[by_begin[next]].begin == t; next++)
-            alive.push_back(by_begin[next]);
-        // The step after section t, where both sections are full; else section
-        // t alone.
-        const bool step = t + 1 < last && room(t) == 0 && room(t + 1) == 0;
-        reset(sums);
-        reset(starting);
-        for (uint32_t i : alive) {
-            if (step && items[i].end == t + 1) add(sums, i);
-        }
-        for (size_t x = next; step && x < by_begin.size() && items[by_begin[x]].begin == t + 1; x++) {
-            add(starting, by_begin[x]);
-            work += words;
-        }
-        if (step) {
-            for (size_t w = 0; w < words; w++)
-                sums[w] &= starting[w];
-        }
-        for (uint32_t i : alive) {
-            if (!step || items[i].end > t + 1) add(sums, i);
-        }
-        // Shifted by 0 to the room, doubling the reach each time.
-        for (uint64_t reach = 0, d = room(t); reach < d;) {
-            const uint64_t shift = std::min(reach + 1, d - reach);
-            shift_or(sums, shift, words);
-            reach += shift;
-            work += words;
-        }
-        work += (alive.size() + 1) * words;
-        bool any = false;
-        for (size_t w = 0; w < words; w++)
-            any |= (common[w] &= sums[w]) != 0;
-        if (!any) return {};
-    }
+    if (!HeightSweep(items, part, capacity, unit, half, work).narrow(common)) return {};
     std::vector<uint64_t> heights;
     for (uint64_t k = 1; k <= half; k++) {
         if ((common[k / 64] >> (k % 64) & 1) != 0 && k * unit % alignment == 0) heights.push_back(k * unit);

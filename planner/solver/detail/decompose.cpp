@@ -153,15 +153,64 @@ private:
         return !out_of_budget() && search_group(group, capacity, base);
     }
 
+    // One height's cuts of a group, over the rounds of try_cuts.
+    struct Height {
+        uint64_t h;
+        std::vector<Nogood> nogoods;
+        bool done;
+    };
+
+    // What try_cuts shares between heights: the group (sorted), its cut
+    // finder, the heights refuted so far and the cuts tried.
+    struct CutTrial {
+        const std::vector<uint32_t> &sorted;
+        CutFinder &finder;
+        Refuted &refuted;
+        uint64_t capacity, base;
+        size_t tried = 0;
+        std::vector<uint32_t> below, above;
+    };
+
+    enum class HeightOutcome { Solved,
+                               Done,
+                               CutShort,
+                               Stop };
+
     // Cuts of the group: rounds over its heights from the lowest, each with
     // a larger work limit (see kFirstCutWorkPerBuffer). Each cut whose parts
     // fail adds a nogood for its height, so that the next cut there differs
     // where that one failed.
     bool try_cuts(const std::vector<uint32_t> &group, uint64_t capacity, uint64_t base, const Refuted *inherited) {
+        Refuted refuted;
+        const std::vector<uint64_t> heights = cut_heights_of(group, capacity, inherited, refuted);
+        if (heights.empty()) return false;
+        std::vector<uint32_t> sorted(group);
+        std::sort(sorted.begin(), sorted.end());
+        CutFinder finder(items_, sorted, capacity);
+        CutTrial trial{sorted, finder, refuted, capacity, base, 0, {}, {}};
+        std::vector<Height> open;
+        for (uint64_t h : heights)
+            open.push_back({h, {}, false});
+        for (uint64_t limit = kFirstCutWorkPerBuffer * group.size();; limit *= 4) {
+            bool cut_short = false;
+            for (Height &height : open) {
+                const HeightOutcome outcome = cuts_at(height, limit, trial);
+                if (outcome == HeightOutcome::Solved) return true;
+                if (outcome == HeightOutcome::Stop) return false;
+                cut_short |= outcome == HeightOutcome::CutShort;
+            }
+            if (!cut_short || limit >= kCutWorkPerBuffer * group.size()) break;
+        }
+        return false;
+    }
+
+    // The group's cut heights, less those `inherited` refuted for the same
+    // sections; sets `refuted` to the group's sections and those heights.
+    std::vector<uint64_t> cut_heights_of(const std::vector<uint32_t> &group, uint64_t capacity,
+                                         const Refuted *inherited, Refuted &refuted) {
         uint64_t raw = 0;  // the cut search's own work units
         std::vector<uint64_t> heights = cut_heights(items_, group, capacity, raw);
         work_ += kCutWorkScale * raw;
-        Refuted refuted;
         std::tie(refuted.first, refuted.last) = span_of(group);
         if (inherited != nullptr && inherited->first == refuted.first && inherited->last == refuted.last) {
             refuted.heights = inherited->heights;
@@ -171,59 +220,45 @@ private:
                                          }),
                           heights.end());
         }
-        if (heights.empty()) return false;
-        std::vector<uint32_t> sorted(group), below, above;
-        std::sort(sorted.begin(), sorted.end());
-        CutFinder finder(items_, sorted, capacity);
-        size_t tried = 0;
-        struct Height {
-            uint64_t h;
-            std::vector<Nogood> nogoods;
-            bool done;
-        };
-        std::vector<Height> open;
-        for (uint64_t h : heights)
-            open.push_back({h, {}, false});
-        for (uint64_t limit = kFirstCutWorkPerBuffer * group.size();; limit *= 4) {
-            bool cut_short = false;
-            for (Height &height : open) {
-                const uint64_t h = height.h;
-                std::vector<Nogood> &nogoods = height.nogoods;
-                while (!height.done) {
-                    if (tried >= kCutsPerPart || out_of_budget()) return false;
-                    CutFinder::Budget budget;
-                    budget.max_work = std::min(limit, (max_work_ - work_) / kCutWorkScale + 1);
-                    budget.max_nodes = max_nodes_ - nodes_;
-                    const CutFinder::Outcome outcome = finder.find(h, nogoods, budget, below);
-                    work_ += kCutWorkScale * budget.work;
-                    nodes_ += budget.nodes;
-                    if (outcome == CutFinder::Outcome::OutOfWork) {
-                        cut_short = true;
-                        break;
-                    }
-                    if (outcome == CutFinder::Outcome::None) {
-                        if (nogoods.empty()) {
-                            refuted.heights.insert(std::upper_bound(refuted.heights.begin(), refuted.heights.end(), h), h);
-                        }
-                        height.done = true;
-                        break;
-                    }
-                    tried++;
-                    above.clear();
-                    std::set_difference(sorted.begin(), sorted.end(), below.begin(), below.end(), std::back_inserter(above));
-                    if (!solve(below, h, base, &refuted)) {
-                        nogoods.push_back(nogood_of(failed_group_, true, sorted));
-                    } else if (!solve(above, capacity - h, base + h, &refuted)) {
-                        nogoods.push_back(nogood_of(failed_group_, false, sorted));
-                    } else {
-                        return true;
-                    }
-                    height.done = nogoods.size() >= kCutsPerHeight;
-                }
+        return heights;
+    }
+
+    // The cuts at one height within the work limit, each tried by solving
+    // its two parts, until one leads to a plan (Solved), the height has no
+    // more (Done), the limit cuts the search short (CutShort), or the part's
+    // cuts or the budget run out (Stop).
+    HeightOutcome cuts_at(Height &height, uint64_t limit, CutTrial &trial) {
+        const uint64_t h = height.h;
+        std::vector<Nogood> &nogoods = height.nogoods;
+        while (!height.done) {
+            if (trial.tried >= kCutsPerPart || out_of_budget()) return HeightOutcome::Stop;
+            CutFinder::Budget budget;
+            budget.max_work = std::min(limit, (max_work_ - work_) / kCutWorkScale + 1);
+            budget.max_nodes = max_nodes_ - nodes_;
+            const CutFinder::Outcome outcome = trial.finder.find(h, nogoods, budget, trial.below);
+            work_ += kCutWorkScale * budget.work;
+            nodes_ += budget.nodes;
+            if (outcome == CutFinder::Outcome::OutOfWork) return HeightOutcome::CutShort;
+            if (outcome == CutFinder::Outcome::None) {
+                std::vector<uint64_t> &refuted = trial.refuted.heights;
+                if (nogoods.empty()) refuted.insert(std::upper_bound(refuted.begin(), refuted.end(), h), h);
+                height.done = true;
+                return HeightOutcome::Done;
             }
-            if (!cut_short || limit >= kCutWorkPerBuffer * group.size()) break;
+            trial.tried++;
+            trial.above.clear();
+            std::set_difference(trial.sorted.begin(), trial.sorted.end(), trial.below.begin(), trial.below.end(),
+                                std::back_inserter(trial.above));
+            if (!solve(trial.below, h, trial.base, &trial.refuted)) {
+                nogoods.push_back(nogood_of(failed_group_, true, trial.sorted));
+            } else if (!solve(trial.above, trial.capacity - h, trial.base + h, &trial.refuted)) {
+                nogoods.push_back(nogood_of(failed_group_, false, trial.sorted));
+            } else {
+                return HeightOutcome::Solved;
+            }
+            height.done = nogoods.size() >= kCutsPerHeight;
         }
-        return false;
+        return HeightOutcome::Done;
     }
 
     // The search on the group alone, with capacity `capacity`.

@@ -8,8 +8,6 @@
 
 namespace harena::detail {
 
-namespace {
-
 // A binary min-heap whose top can be replaced in one sift, which is what
 // requeueing a stale candidate needs. Keys pack (rank, position in order)
 // so that one integer comparison orders them; the rank is the lowest offset
@@ -80,8 +78,6 @@ private:
     std::vector<Key> keys_;
 };
 
-}  // namespace
-
 LowestFirst::LowestFirst(const Prepared &prepared, const std::vector<uint32_t> &order, uint32_t first,
                          const std::vector<uint64_t> &floor)
     : order_(order), floor_(floor) {
@@ -136,10 +132,31 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
     for (uint32_t k = 0; k < n; k++)
         candidates_[k].bias = bias.empty() ? 0 : bias[order_[k]];
     bundle_of_ = start_bundle_of_;
-    // Keyed by their lowest offsets on the floor; a bundle is queued as its
-    // first member.
+    CandidateHeap heap;
+    queue_all(heap);
+    Skyline skyline(floor_);
+    uint64_t top_of_all = 0;
+    placed_ = 0;
+    work_ = 0;
+    while (!heap.empty()) {
+        const CandidateHeap::Key top = heap.top();
+        const uint32_t k = CandidateHeap::position(top);
+        work_++;
+        uint64_t lowest = 0;
+        const bool due = bundle_of_[k] != kAlone ? take_bundled(top, heap, skyline, lowest) :
+                                                   take_alone(top, heap, skyline, lowest);
+        if (!due) continue;
+        place(k, lowest, skyline, offsets, top_of_all);
+        if (top_of_all >= give_up_at || work_ > limits.work) break;
+    }
+    return placed_ == n ? top_of_all : std::max(top_of_all, give_up_at);
+}
+
+// Keyed by their lowest offsets on the floor; a bundle is queued as its
+// first member.
+void LowestFirst::queue_all(CandidateHeap &heap) {
     std::vector<CandidateHeap::Key> keys;
-    for (uint32_t k = 0; k < n; k++) {
+    for (uint32_t k = 0; k < candidates_.size(); k++) {
         const Candidate &c = candidates_[k];
         if (bundle_of_[k] == kAlone)
             keys.push_back(CandidateHeap::key(align_up(start_level_[k], c.alignment), c.bias, k));
@@ -153,60 +170,53 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
             CandidateHeap::key(align_up(bundle.start_level, bundle.alignment), candidates_[first].bias, first));
     }
     std::sort(keys.begin(), keys.end());
-    CandidateHeap heap;
     heap.reset(std::move(keys));
-    Skyline skyline(floor_);
-    uint64_t top_of_all = 0;
-    placed_ = 0;
-    work_ = 0;
-    while (!heap.empty()) {
-        const CandidateHeap::Key top = heap.top();
-        const uint32_t k = CandidateHeap::position(top);
-        const Candidate &c = candidates_[k];
-        work_++;
-        const uint32_t b = bundle_of_[k];
-        if (b != kAlone) {
-            // The bundle's lower bound for its first member, which is the
-            // lowest of its members' bounds.
-            Bundle &bundle = bundles_[b];
-            const uint64_t core = align_up(skyline.max(bundle.core_begin, bundle.core_end), bundle.alignment);
-            const CandidateHeap::Key bound = CandidateHeap::key(core, c.bias, k);
-            if (bound > top && heap.second() < bound) {
-                heap.replace_top(bound);
-                continue;
-            }
-            // The member leaves the bundle: placed if its own lifetime is no
-            // higher than the core, else queued on its own.
-            bundle_of_[k] = kAlone;
-            const bool more = ++bundle.next < bundle.members.size();
-            const CandidateHeap::Key following =
-                more ? CandidateHeap::key(core, candidates_[bundle.members[bundle.next]].bias, bundle.members[bundle.next]) :
-                       0;
-            const uint64_t lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
-            if (lowest != core) {
-                heap.replace_top(CandidateHeap::key(lowest, c.bias, k));
-                if (more) heap.push(following);
-                continue;
-            }
-            if (more) {
-                heap.replace_top(following);
-            } else {
-                heap.pop();
-            }
-            place(k, lowest, skyline, offsets, top_of_all);
-        } else {
-            const uint64_t lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
-            const CandidateHeap::Key current = CandidateHeap::key(lowest, c.bias, k);
-            if (current > top && heap.second() < current) {
-                heap.replace_top(current);
-                continue;
-            }
-            heap.pop();
-            place(k, lowest, skyline, offsets, top_of_all);
-        }
-        if (top_of_all >= give_up_at || work_ > limits.work) break;
+}
+
+bool LowestFirst::take_bundled(CandidateHeap::Key top, CandidateHeap &heap, const Skyline &skyline,
+                               uint64_t &lowest) {
+    const uint32_t k = CandidateHeap::position(top);
+    const Candidate &c = candidates_[k];
+    // The bundle's lower bound for its first member, which is the lowest of
+    // its members' bounds.
+    Bundle &bundle = bundles_[bundle_of_[k]];
+    const uint64_t core = align_up(skyline.max(bundle.core_begin, bundle.core_end), bundle.alignment);
+    const CandidateHeap::Key bound = CandidateHeap::key(core, c.bias, k);
+    if (bound > top && heap.second() < bound) {
+        heap.replace_top(bound);
+        return false;
     }
-    return placed_ == n ? top_of_all : std::max(top_of_all, give_up_at);
+    // The member leaves the bundle: placed if its own lifetime is no higher
+    // than the core, else queued on its own.
+    bundle_of_[k] = kAlone;
+    const bool more = ++bundle.next < bundle.members.size();
+    const CandidateHeap::Key following =
+        more ? CandidateHeap::key(core, candidates_[bundle.members[bundle.next]].bias, bundle.members[bundle.next]) : 0;
+    lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
+    if (lowest != core) {
+        heap.replace_top(CandidateHeap::key(lowest, c.bias, k));
+        if (more) heap.push(following);
+        return false;
+    }
+    if (more) {
+        heap.replace_top(following);
+    } else {
+        heap.pop();
+    }
+    return true;
+}
+
+bool LowestFirst::take_alone(CandidateHeap::Key top, CandidateHeap &heap, const Skyline &skyline, uint64_t &lowest) {
+    const uint32_t k = CandidateHeap::position(top);
+    const Candidate &c = candidates_[k];
+    lowest = align_up(skyline.max(c.begin, c.end), c.alignment);
+    const CandidateHeap::Key current = CandidateHeap::key(lowest, c.bias, k);
+    if (current > top && heap.second() < current) {
+        heap.replace_top(current);
+        return false;
+    }
+    heap.pop();
+    return true;
 }
 
 void LowestFirst::place(uint32_t k, uint64_t offset, Skyline &skyline, std::vector<uint64_t> &offsets,

@@ -37,6 +37,9 @@
 
 namespace harena::detail {
 
+// The queue of a run (lowest_first.cpp).
+class CandidateHeap;
+
 // When a pass gives up before placing every buffer: after this much work (a
 // check of a candidate's or a bundle's lowest offset, placing it or not,
 // counts one). A pass that gives up returns at least give_up_at, UINT64_MAX
@@ -100,6 +103,13 @@ private:
     void make_bundles();
     // Buffers alive for fewer sections are never bundled.
     static constexpr uint32_t kMinBundled = 8;
+    // Fills the queue for a run.
+    void queue_all(CandidateHeap &heap);
+    // Whether the queue's top (a bundle's next member, or a candidate on its
+    // own) is due to be placed now, at `lowest`, and takes it off the queue;
+    // else requeues it under its corrected key.
+    bool take_bundled(unsigned __int128 top, CandidateHeap &heap, const Skyline &skyline, uint64_t &lowest);
+    bool take_alone(unsigned __int128 top, CandidateHeap &heap, const Skyline &skyline, uint64_t &lowest);
     // Sets candidate k's offset and raises the skyline under it.
     void place(uint32_t k, uint64_t offset, Skyline &, std::vector<uint64_t> &offsets, uint64_t &top_of_all);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "solver/problem.h"
@@ -150,6 +151,21 @@ uint64_t lower_bound(const Prepared &prepared) {
         }
     }
     return bound;
+}
+
+std::vector<std::vector<uint32_t>> overlaps_of(const std::vector<Item> &items) {
+    std::vector<std::vector<uint32_t>> overlaps(items.size());
+    std::vector<uint32_t> by_begin(items.size());
+    std::iota(by_begin.begin(), by_begin.end(), 0);
+    std::sort(by_begin.begin(), by_begin.end(), [&](uint32_t a, uint32_t b) { return items[a].begin < items[b].begin; });
+    for (size_t x = 0; x < by_begin.size(); x++) {
+        uint32_t i = by_begin[x];
+        for (size_t y = x + 1; y < by_begin.size() && items[by_begin[y]].begin < items[i].end; y++) {
+            overlaps[i].push_back(by_begin[y]);
+            overlaps[by_begin[y]].push_back(i);
+        }
+    }
+    return overlaps;
 }
 
 }  // namespace harena::detail

@@ -42,6 +42,9 @@ Prepared prepare(const Problem &);
 // lower_bound() on a prepared problem.
 uint64_t lower_bound(const Prepared &);
 
+// For each item, the items whose lifetimes overlap its own.
+std::vector<std::vector<uint32_t>> overlaps_of(const std::vector<Item> &items);
+
 inline uint64_t align_up(uint64_t x, uint64_t alignment) {
     return (x + alignment - 1) & ~(alignment - 1);
 }

@@ -33,7 +33,7 @@ public:
           deadline_(deadline),
           sections_(prepared.points > 0 ? prepared.points - 1 : 0),
           rank_(items_.size()),
-          overlaps_(items_.size()),
+          overlaps_(overlaps_of(items_)),
           members_(sections_),
           min_offset_(items_.size(), 0),
           floor_key_(items_.size(), 0),
@@ -49,7 +49,6 @@ public:
           cover_(sections_, uint32_t(items_.size())) {
         for (uint32_t r = 0; r < preorder_.size(); r++)
             rank_[preorder_[r]] = r;
-        find_overlaps();
         for (uint32_t i = 0; i < items_.size(); i++) {
             const Item &item = items_[i];
             for (uint32_t s = item.begin; s < item.end; s++) {
@@ -97,20 +96,6 @@ private:
                            [&](uint32_t j) { return placed_[j] && offset_[j] + items_[j].size == offset; });
     }
 
-    void find_overlaps() {
-        std::vector<uint32_t> by_begin(items_.size());
-        std::iota(by_begin.begin(), by_begin.end(), 0);
-        std::sort(by_begin.begin(), by_begin.end(),
-                  [&](uint32_t a, uint32_t b) { return items_[a].begin < items_[b].begin; });
-        for (size_t x = 0; x < by_begin.size(); x++) {
-            uint32_t i = by_begin[x];
-            for (size_t y = x + 1; y < by_begin.size() && items_[by_begin[y]].begin < items_[i].end; y++) {
-                overlaps_[i].push_back(by_begin[y]);
-                overlaps_[by_begin[y]].push_back(i);
-            }
-        }
-    }
-
     // The unplaced items of `p`, grouped into partitions.
     std::vector<Partition> split(const Partition &p) const {
         std::vector<uint32_t> left;
@@ -146,51 +131,14 @@ private:
     // alive together, so placing them left to right loses nothing), then goes
     // on. Leaves the placements in place when Found, undoes them otherwise.
     SearchStatus next(const Partition &p, uint64_t last_offset, int64_t last_begin) {
-        // Every buffer placed from now on starts at its offset or higher, so
-        // one placed at or above the lowest top any unplaced buffer could have
-        // would leave that buffer floating over a gap: the plan with it dropped
-        // into the gap is found on another branch. Only the buffers that can
-        // go lower are candidates.
         uint64_t min_top = UINT64_MAX;
-        size_t unplaced = 0;
-        for (uint32_t i : p.items) {
-            if (placed_[i]) continue;
-            unplaced++;
-            min_top = std::min(min_top, min_offset_[i] + items_[i].size);
-        }
-        if (unplaced == 0) return SearchStatus::Found;
+        if (unplaced_of(p, min_top) == 0) return SearchStatus::Found;
         work_ += 2 * p.items.size();
         if (work_ >= max_work_ || check_work_ / kCheckWorkPerWork >= max_work_ || nodes_ >= max_nodes_ ||
             ((++nodes_ & 255) == 0 && deadline_.expired())) {
             return SearchStatus::GaveUp;
         }
-        // (lowest offset, begin, misfit, rank): by offset and begin, as the
-        // canonical order places them; then, with fitting_first_, those that
-        // end where the floor steps and whose top meets a neighbour's floor,
-        // as the pieces of a tiling do; then by the preorder.
-        std::vector<std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>> candidates;
-        auto floor_at = [&](uint32_t s) { return std::max(low_[s], last_offset); };
-        for (uint32_t i : p.items) {
-            const uint64_t offset = min_offset_[i];
-            if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
-            if (offset < last_offset || (offset == last_offset && int64_t(items_[i].begin) <= last_begin)) continue;
-            if (twin_before_[i] != kNoTwin && !placed_[twin_before_[i]]) continue;
-            if (rests_on_later_mate(i, offset)) continue;
-            const Item &item = items_[i];
-            uint32_t misfit = 0;
-            if (fitting_first_) {
-                const uint64_t top = offset + item.size;
-                bool end_fits = item.end >= p.last || total_[item.end] == 0 || floor_at(item.end) != offset;
-                bool top_fits = top == capacity_ ||
-                                (item.begin > p.first && total_[item.begin - 1] > 0 && floor_at(item.begin - 1) == top) ||
-                                (item.end < p.last && total_[item.end] > 0 && floor_at(item.end) == top);
-                misfit = (end_fits ? 0 : 2) + (top_fits ? 0 : 1);
-            }
-            candidates.emplace_back(offset, item.begin, misfit, rank_[i]);
-        }
-        std::sort(candidates.begin(), candidates.end());
-
-        for (const auto &[offset, begin, misfit, rank] : candidates) {
+        for (const auto &[offset, begin, misfit, rank] : candidates_of(p, last_offset, last_begin, min_top)) {
             uint32_t i = preorder_[rank];
 
             // With nothing unplaced alive at the same time, i can go at its
@@ -213,6 +161,56 @@ private:
             if (status == SearchStatus::GaveUp || hatless) return status;
         }
         return SearchStatus::Infeasible;
+    }
+
+    // The number of unplaced buffers of `p`; `min_top` gets the lowest top
+    // any of them could have.
+    size_t unplaced_of(const Partition &p, uint64_t &min_top) const {
+        size_t unplaced = 0;
+        for (uint32_t i : p.items) {
+            if (placed_[i]) continue;
+            unplaced++;
+            min_top = std::min(min_top, min_offset_[i] + items_[i].size);
+        }
+        return unplaced;
+    }
+
+    using Candidate = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;  // (lowest offset, begin, misfit, rank)
+
+    // The buffers next() tries, in order: by offset and begin, as the
+    // canonical order places them; then, with fitting_first_, those that fit
+    // the floor as the pieces of a tiling do (misfit_of); then by the
+    // preorder. Every later placement is at its offset or higher, so one at
+    // or above `min_top` would leave an unplaced buffer floating over a gap:
+    // the plan with it dropped into the gap is found on another branch. Only
+    // the buffers that can go lower are candidates.
+    std::vector<Candidate> candidates_of(const Partition &p, uint64_t last_offset, int64_t last_begin,
+                                         uint64_t min_top) const {
+        std::vector<Candidate> candidates;
+        for (uint32_t i : p.items) {
+            const uint64_t offset = min_offset_[i];
+            if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
+            if (offset < last_offset || (offset == last_offset && int64_t(items_[i].begin) <= last_begin)) continue;
+            if (twin_before_[i] != kNoTwin && !placed_[twin_before_[i]]) continue;
+            if (rests_on_later_mate(i, offset)) continue;
+            const uint32_t misfit = fitting_first_ ? misfit_of(i, offset, p, last_offset) : 0;
+            candidates.emplace_back(offset, items_[i].begin, misfit, rank_[i]);
+        }
+        std::sort(candidates.begin(), candidates.end());
+        return candidates;
+    }
+
+    // How badly i at `offset` fits the floor: 2 when it does not end where
+    // the floor steps, plus 1 when its top meets no floor nor the capacity.
+    uint32_t misfit_of(uint32_t i, uint64_t offset, const Partition &p, uint64_t last_offset) const {
+        auto floor_at = [&](uint32_t s) { return std::max(low_[s], last_offset); };
+        const Item &item = items_[i];
+        const uint64_t top = offset + item.size;
+        bool end_fits = item.end >= p.last || total_[item.end] == 0 || floor_at(item.end) != offset;
+        bool top_fits = top == capacity_ ||
+                        (item.begin > p.first && total_[item.begin - 1] > 0 && floor_at(item.begin - 1) == top) ||
+                        (item.end < p.last && total_[item.end] > 0 && floor_at(item.end) == top);
+        return (end_fits ? 0 : 2) + (top_fits ? 0 : 1);
     }
 
     // Places item i and updates the bounds; returns false if the partial plan
