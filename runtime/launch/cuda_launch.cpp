@@ -35,12 +35,18 @@ int launch_error(void *user_context, int err, const char *what) {
     return report_error(user_context, err, "CUDA: %s failed: %s (%d)", what, name != nullptr ? name : "error", err);
 }
 
-// The context a call runs in, current for the scope (pushed where it is not
-// already), acquired and released through Halide's hooks.
+// The driver and the context a call runs in, current for the scope (pushed
+// where it is not already), acquired and released through Halide's hooks;
+// `error` is set, and reported, where either is missing.
 class CallContext {
 public:
-    CallContext(void *user_context, const LaunchDriver &d)
-        : user_context_(user_context), driver_(d) {
+    explicit CallContext(void *user_context)
+        : user_context_(user_context), driver_(launch_driver()) {
+        if (driver_ == nullptr) {
+            error = report_error(user_context, -1, "CUDA: libcuda.so.1 could not be loaded or lacks a launch function");
+            return;
+        }
+        const LaunchDriver &d = *driver_;
         if (halide_cuda_acquire_context == nullptr) {
             error = report_error(user_context, -1, "CUDA: the program has no Halide CUDA runtime to give a context");
             return;
@@ -67,7 +73,7 @@ public:
     ~CallContext() {
         if (pushed_) {
             CUcontext popped = nullptr;
-            (void)driver_.ctx_pop(&popped);
+            (void)driver_->ctx_pop(&popped);
         }
         if (acquired_ && halide_cuda_release_context != nullptr) {
             (void)halide_cuda_release_context(user_context_);
@@ -76,12 +82,16 @@ public:
     CallContext(const CallContext &) = delete;
     CallContext &operator=(const CallContext &) = delete;
 
+    const LaunchDriver &driver() const {
+        return *driver_;
+    }
+
     CUcontext context = nullptr;
     int error = 0;
 
 private:
     void *user_context_;
-    const LaunchDriver &driver_;
+    const LaunchDriver *driver_;
     bool acquired_ = false;
     bool pushed_ = false;
 };
@@ -99,8 +109,7 @@ struct LastModule {
 thread_local LastModule last_module;
 
 int find_module(ModuleSource &source, const CallContext &ctx, LoadedModule **module) {
-    const LaunchDriver &d = *launch_driver();
-    if (int err = source.module_for(context_key(d, ctx.context), driver_module_loader(), module)) {
+    if (int err = source.module_for(context_key(ctx.driver(), ctx.context), driver_module_loader(), module)) {
         return err;
     }
     last_module = LastModule{&source, ctx.context, *module};
@@ -114,14 +123,6 @@ int module_for_launch(ModuleSource &source, const CallContext &ctx, LoadedModule
         return 0;
     }
     return find_module(source, ctx, module);
-}
-
-const LaunchDriver *driver_or_error(void *user_context) {
-    const LaunchDriver *d = launch_driver();
-    if (d == nullptr) {
-        report_error(user_context, -1, "CUDA: libcuda.so.1 could not be loaded or lacks a launch function");
-    }
-    return d;
 }
 
 // Kernel parameters as cuLaunchKernel takes them: a buffer argument becomes
@@ -179,11 +180,7 @@ private:
 extern "C" {
 
 int halide_cuda_initialize_kernels(void *user_context, void **state_ptr, const char *src, int size) {
-    const LaunchDriver *d = driver_or_error(user_context);
-    if (d == nullptr) {
-        return -1;
-    }
-    CallContext ctx(user_context, *d);
+    CallContext ctx(user_context);
     if (ctx.error != 0) {
         return ctx.error;
     }
@@ -201,11 +198,7 @@ int halide_cuda_initialize_kernels(void *user_context, void **state_ptr, const c
 int halide_cuda_run(void *user_context, void *state_ptr, const char *entry_name, int blocks_x, int blocks_y,
                     int blocks_z, int threads_x, int threads_y, int threads_z, int shared_mem_bytes,
                     size_t arg_sizes[], void *args[], int8_t arg_is_buffer[]) {
-    const LaunchDriver *d = driver_or_error(user_context);
-    if (d == nullptr) {
-        return -1;
-    }
-    CallContext ctx(user_context, *d);
+    CallContext ctx(user_context);
     if (ctx.error != 0) {
         return ctx.error;
     }
@@ -231,9 +224,9 @@ int halide_cuda_run(void *user_context, void *state_ptr, const char *entry_name,
             return report_error(user_context, err, "CUDA: halide_cuda_get_stream failed (%d)", err);
         }
     }
-    const int err = d->launch_kernel(static_cast<CUfunction>(function), blocks_x, blocks_y, blocks_z, threads_x,
-                                     threads_y, threads_z, shared_mem_bytes, static_cast<CUstream>(stream),
-                                     params.params(), nullptr);
+    const int err = ctx.driver().launch_kernel(static_cast<CUfunction>(function), blocks_x, blocks_y, blocks_z, threads_x,
+                                               threads_y, threads_z, shared_mem_bytes, static_cast<CUstream>(stream),
+                                               params.params(), nullptr);
     return err == CUDA_SUCCESS ? 0 : launch_error(user_context, err, "cuLaunchKernel");
 }
 
