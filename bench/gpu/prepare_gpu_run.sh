@@ -27,7 +27,7 @@ binaries=(
   bench/gpu/harena-gpu-bench bench/gpu/harena-threads-bench bench/gpu/harena-threads-bench-halide-launch
   bench/corpus/harena-corpus-bench
   tests/e2e/harena_e2e_gpu_tests tests/e2e/harena_e2e_gpu_override_tests tests/e2e/harena_e2e_gpu_graph_tests
-  tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests
+  tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests tests/e2e/harena_e2e_gpu_devices_tests
   tests/corpus/harena_corpus_gpu_tests tests/corpus/harena_corpus_gpu_graph_tests
   tests/runtime/harena-runtime-gpu-tests tests/runtime/harena-launch-gpu-tests
   apps/variable_k/harena-demo apps/pyramid/harena-pyramid apps/small_chain/harena-small-chain

@@ -25,7 +25,7 @@ run() {  # what, command...: output to $out/$label-$what.txt; appends a table ro
 echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $($cs --version | tail -1)" \
     > "$out/$label-device.txt"
 for t in harena_e2e_gpu_tests harena_e2e_gpu_override_tests harena_e2e_gpu_graph_tests \
-         harena_e2e_gpu_graph_fallback_tests harena_e2e_gpu_guard_tests harena_corpus_gpu_tests \
+         harena_e2e_gpu_graph_fallback_tests harena_e2e_gpu_guard_tests harena_e2e_gpu_devices_tests harena_corpus_gpu_tests \
          harena_corpus_gpu_graph_tests harena-runtime-gpu-tests harena-launch-gpu-tests; do
     run "$t" ./$t
 done
@@ -37,6 +37,7 @@ run memcheck-graph $cs --tool memcheck ./harena_e2e_gpu_graph_tests
 run memcheck-corpus-graph $cs --tool memcheck ./harena_corpus_gpu_graph_tests --gtest_filter="$filter"
 run memcheck-runtime $cs --tool memcheck ./harena-runtime-gpu-tests
 run memcheck-launch $cs --tool memcheck ./harena-launch-gpu-tests
+run memcheck-devices $cs --tool memcheck ./harena_e2e_gpu_devices_tests
 run memcheck-threads $cs --tool memcheck ./harena-threads-bench --seconds 0.05 --threads 4 --only chain4
 if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"

@@ -6,8 +6,13 @@
 // and the latency percentiles of single calls, for T = 1, 2, 4, 8, 16, and
 // checks after each measurement, with all threads still running, that every
 // thread's outputs hold the same bits as a single-threaded plain call's.
+// With --devices 1,2 the threads are spread over that many GPUs, T per GPU,
+// every thread on its GPU's primary context with arenas made for it
+// (harena_create_cuda), and each row is also compared with one GPU.
 #include "driver.h"
 #include "regimes.h"
+#include "thread_contexts.h"
+#include "thread_worker.h"
 #include "thread_workloads.h"
 #include "threads_report.h"
 
@@ -33,24 +38,6 @@ namespace bench {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-void check(int result, const char *what) {
-    if (result != 0) {
-        std::fprintf(stderr, "harena-threads-bench: %s failed (%d): %s\n", what, result, harena_last_error());
-        std::exit(1);
-    }
-}
-
-// The stream Halide's runtime launches plain pipelines on in the regime
-// "halide default, a stream per thread": the calling thread's own, else
-// Halide's default (the legacy default stream). Installed before the arena
-// runtime's hooks, which hand every call not made with an arena to it.
-thread_local void *thread_stream = nullptr;
-
-int stream_per_thread(void *, void *, void **stream) {
-    *stream = thread_stream;
-    return 0;
-}
 
 // Releases every waiting thread once all `count` have arrived.
 class Barrier {
@@ -78,120 +65,9 @@ private:
     int generation_ = 0;
 };
 
-// One thread's buffers, arena and stream for one regime.
-class Worker {
-public:
-    Worker(const ThreadWorkloadSpec &spec, ThreadRegime regime)
-        : workload_(spec.make()), regime_(regime.regime) {
-        switch (regime_) {
-        case Regime::halide_default:
-            if (regime.stream_per_thread) {
-                // An arena only for its stream: Halide's context, non-blocking.
-                arena_ = make_arena(1 << 16);
-                check(harena_create_cuda_stream(arena_.get()), "harena_create_cuda_stream");
-                harena_cuda_binding binding;
-                check(harena_get_cuda_binding(arena_.get(), &binding), "harena_get_cuda_binding");
-                stream_ = binding.stream;
-            }
-            break;
-        case Regime::arena_override:
-            arena_ = make_arena(workload_->override_bytes());
-            break;
-        case Regime::arena_plan:
-            arena_ = make_arena(planned_bytes());
-            check(harena_create_cuda_stream(arena_.get()), "harena_create_cuda_stream");
-            break;
-        case Regime::arena_graph:
-            arena_ = make_arena(planned_bytes());
-            check(harena_create_cuda_stream(arena_.get()), "harena_create_cuda_stream");
-            check(harena_graph_cache_create(arena_.get(), kGraphCapacity, &graphs_), "harena_graph_cache_create");
-            break;
-        default:
-            std::fprintf(stderr, "harena-threads-bench: no threaded form of regime %s\n", regime_name(regime_));
-            std::exit(2);
-        }
-    }
-    ~Worker() {
-        if (graphs_ != nullptr) {
-            (void)harena_graph_cache_destroy(graphs_);  // the graphs before the arena their kernels point into
-        }
-    }
-    Worker(const Worker &) = delete;
-    Worker &operator=(const Worker &) = delete;
-
-    // One call of step `i`, waited for.
-    void call(size_t i) {
-        i %= workload_->steps();
-        void *user_context = nullptr;
-        int result = 0;
-        switch (regime_) {
-        case Regime::arena_override: {
-            harena_scope scope;
-            check(harena_scope_begin(&scope, arena_.get()), "harena_scope_begin");
-            result = workload_->plain(i);
-            check(harena_scope_end(&scope), "harena_scope_end");
-            break;
-        }
-        case Regime::arena_plan:
-            user_context = arena_.get();
-            result = workload_->planned(i, arena_.get());
-            break;
-        case Regime::arena_graph:
-            user_context = arena_.get();
-            result = workload_->through_graphs(i, graphs_);
-            break;
-        default:  // Halide's default, on its stream or the thread's
-            result = workload_->plain(i);
-            break;
-        }
-        check(result, "the pipeline");
-        check(workload_->sync(i, user_context), "halide_device_sync");
-    }
-
-    void bind_thread() const {
-        thread_stream = stream_;
-    }
-    [[nodiscard]] size_t steps() const {
-        return workload_->steps();
-    }
-    // Step i's output after a call with the output poisoned first.
-    [[nodiscard]] std::vector<uint8_t> fresh_output(size_t i) {
-        workload_->poison(i);
-        check(workload_->sync(i, nullptr), "halide_device_sync");
-        call(i);
-        return workload_->output(i);
-    }
-
-    std::vector<double> latencies_us;
-
-private:
-    std::unique_ptr<ThreadWorkload> workload_;
-    Regime regime_;
-    std::unique_ptr<harena_arena, int (*)(harena_arena *)> arena_{nullptr, harena_destroy};
-    harena_graph_cache *graphs_ = nullptr;
-    void *stream_ = nullptr;
-
-    static std::unique_ptr<harena_arena, int (*)(harena_arena *)> make_arena(uint64_t bytes) {
-        harena_arena *arena = nullptr;
-        check(harena_create(nullptr, halide_cuda_device_interface(), bytes, nullptr, &arena), "harena_create");
-        return {arena, harena_destroy};
-    }
-
-    // What the largest of the workload's planned calls needs, asked of the pipeline.
-    uint64_t planned_bytes() {
-        uint64_t most = 0;
-        for (size_t i = 0; i < workload_->steps(); i++) {
-            most = std::max(most, harena::measure([&](void *arena) {
-                                return workload_->planned(i, static_cast<harena_arena *>(arena));
-                            }));
-        }
-        return std::max<uint64_t>(most, 1);
-    }
-};
-
 // Every step's output from the plain pipeline on one thread.
 std::vector<std::vector<uint8_t>> reference_outputs(const ThreadWorkloadSpec &spec) {
-    Worker worker(spec, ThreadRegime{Regime::halide_default, false});
+    Worker worker(spec, ThreadRegime{Regime::halide_default, false}, nullptr);
     std::vector<std::vector<uint8_t>> outputs;
     for (size_t i = 0; i < worker.steps(); i++) {
         outputs.push_back(worker.fresh_output(i));
@@ -212,11 +88,15 @@ uint64_t bits_hash(const std::vector<std::vector<uint8_t>> &outputs) {
     return h;
 }
 
-ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int threads, double seconds,
+// `threads_per_device` threads on each of `devices` GPUs (contexts empty:
+// all on Halide's own context).
+ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int devices, int threads_per_device,
+                  double seconds, const std::vector<void *> &contexts,
                   const std::vector<std::vector<uint8_t>> &reference) {
+    const int threads = devices * threads_per_device;
     std::vector<std::unique_ptr<Worker>> workers;
     for (int t = 0; t < threads; t++) {
-        workers.push_back(std::make_unique<Worker>(spec, regime));
+        workers.push_back(std::make_unique<Worker>(spec, regime, contexts.empty() ? nullptr : contexts[t % devices]));
     }
     Barrier start(threads + 1), done(threads + 1);
     std::atomic<bool> stop{false};
@@ -257,7 +137,7 @@ ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int threa
     for (const auto &w : workers) {
         all.insert(all.end(), w->latencies_us.begin(), w->latencies_us.end());
     }
-    ThreadRow row{spec.name, regime, threads};
+    ThreadRow row{spec.name, regime, threads_per_device, devices};
     row.calls_per_second = static_cast<double>(all.size()) / elapsed;
     std::sort(all.begin(), all.end());
     row.p50_us = all.empty() ? 0 : all[all.size() / 2];
@@ -268,11 +148,23 @@ ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int threa
 
 struct Options {
     double seconds = 0.5;
-    std::vector<int> threads{1, 2, 4, 8, 16};
+    std::vector<int> threads{1, 2, 4, 8, 16};  // per GPU
+    // GPU counts to spread the threads over, each GPU on its primary context;
+    // empty: one GPU, Halide's own context.
+    std::vector<int> devices;
     std::string out;
     std::string only;   // a workload's name must contain it
     bool list = false;  // print the workloads and regimes it would run, and stop
 };
+
+std::vector<int> int_list(char *text) {
+    std::vector<int> values;
+    for (char *p = text; *p != '\0';) {
+        values.push_back(static_cast<int>(std::strtol(p, &p, 10)));
+        p += *p == ',' ? 1 : 0;
+    }
+    return values;
+}
 
 Options parse(int argc, char **argv) {
     Options o;
@@ -287,18 +179,41 @@ Options parse(int argc, char **argv) {
         } else if (a == "--only" && i + 1 < argc) {
             o.only = argv[++i];
         } else if (a == "--threads" && i + 1 < argc) {
-            o.threads.clear();
-            for (char *p = argv[++i]; *p != '\0';) {
-                o.threads.push_back(static_cast<int>(std::strtol(p, &p, 10)));
-                p += *p == ',' ? 1 : 0;
-            }
+            o.threads = int_list(argv[++i]);
+        } else if (a == "--devices" && i + 1 < argc) {
+            o.devices = int_list(argv[++i]);
         } else {
-            std::fprintf(stderr,
-                         "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--only WORKLOAD] [--out DIR] [--list]\n");
+            std::fprintf(stderr, "usage: harena-threads-bench [--seconds S] [--threads 1,2,4] [--devices 1,2] "
+                                 "[--only WORKLOAD] [--out DIR] [--list]\n");
             std::exit(2);
         }
     }
     return o;
+}
+
+// With --devices: the primary context of each GPU the largest count asks
+// for (as many as the machine has). Without: none, Halide's own context.
+std::vector<void *> gpu_contexts(const Options &options) {
+    if (options.devices.empty()) {
+        return {};
+    }
+    const int most = *std::max_element(options.devices.begin(), options.devices.end());
+    std::vector<void *> contexts = device_contexts(most);
+    std::printf("%zu of %d GPUs asked for, each thread on its GPU's primary context\n", contexts.size(), most);
+    return contexts;
+}
+
+// The GPU counts to measure: those asked for that the machine has.
+std::vector<int> usable_device_counts(const Options &options, const std::vector<void *> &contexts) {
+    std::vector<int> counts;
+    for (int d : options.devices.empty() ? std::vector<int>{1} : options.devices) {
+        if (d >= 1 && (contexts.empty() ? d == 1 : d <= static_cast<int>(contexts.size()))) {
+            counts.push_back(d);
+        } else {
+            std::printf("skipping %d GPUs: this machine has %zu usable\n", d, contexts.size());
+        }
+    }
+    return counts;
 }
 
 }  // namespace
@@ -324,24 +239,28 @@ int main(int argc, char **argv) {
                     "nothing measured\n");
         return 0;
     }
-    // Halide's stream for plain calls: the thread's own where it has one.
-    // Installed first, so that the arena runtime's hooks hand it every call
-    // not made with an arena.
-    halide_set_cuda_get_stream(stream_per_thread);
+    // Halide's stream and context for plain calls: the thread's own where it
+    // has them. Installed first, so that the arena runtime's hooks hand them
+    // every call not made with an arena.
+    install_thread_hooks();
     if (!driver_init() || harena_install_cuda_hooks() != 0) {
         std::fprintf(stderr, "harena-threads-bench: %s\n", harena_last_error());
         return 1;
     }
     std::printf("%s, %.2f s per measurement\n", device_description().c_str(), options.seconds);
+    const std::vector<void *> contexts = gpu_contexts(options);
+    const std::vector<int> device_counts = usable_device_counts(options, contexts);
     std::vector<ThreadRow> rows;
     for (const ThreadWorkloadSpec &spec : specs) {
         const std::vector<std::vector<uint8_t>> reference = reference_outputs(spec);
         std::printf("%s: reference outputs' bits hash to %016llx\n", spec.name.c_str(),
                     static_cast<unsigned long long>(bits_hash(reference)));
-        for (ThreadRegime regime : kThreadRegimes) {
-            for (int t : options.threads) {
-                rows.push_back(measure(spec, regime, t, options.seconds, reference));
-                print_row(rows.back());
+        for (int d : device_counts) {
+            for (ThreadRegime regime : kThreadRegimes) {
+                for (int t : options.threads) {
+                    rows.push_back(measure(spec, regime, d, t, options.seconds, contexts, reference));
+                    print_row(rows.back());
+                }
             }
         }
     }

@@ -1,6 +1,6 @@
 // What harena-threads-bench measures and how it is shown: one row per
-// workload, regime and thread count; a table, a CSV and one SVG chart per
-// workload of calls per second against threads.
+// workload, regime, GPU count and threads per GPU; a table, a CSV and one SVG
+// chart per workload and GPU count of calls per second against threads.
 #pragma once
 
 #include "regimes.h"
@@ -31,18 +31,21 @@ std::string thread_regime_name(const ThreadRegime &regime);
 struct ThreadRow {
     std::string workload;  // app and size
     ThreadRegime regime;
-    int threads = 1;
+    int threads = 1;              // per GPU
+    int devices = 1;              // GPUs the threads are spread over
     double calls_per_second = 0;  // over all threads
     double p50_us = 0, p99_us = 0;
     bool bit_identical = false;  // every thread's every output, after the timed calls
 };
 
 void print_row(const ThreadRow &row);
-// Calls per second by thread count, one line per workload and regime, with
-// each regime's ratio to Halide's default at the same thread count.
+// Calls per second by thread count, one line per workload, GPU count and
+// regime, with each regime's ratio to Halide's default at the same thread
+// count; then, where several GPUs were measured, each row's ratio to one GPU
+// with the same threads per GPU.
 void print_table(const std::vector<ThreadRow> &rows);
 void write_csv(const std::vector<ThreadRow> &rows, const std::string &path);
-// `dir`/threads-<workload>.svg for each workload.
+// `dir`/threads-<workload>.svg for each workload (-<D>gpus.svg for D GPUs).
 void write_svg(const std::vector<ThreadRow> &rows, const std::string &dir);
 
 }  // namespace bench

@@ -31,6 +31,22 @@ private:
     void *stream_context_ = nullptr;  // the context it was made in
 };
 
+// While alive, the calling thread's CUDA hooks answer every context question
+// with `context` (nothing changes when it is null). An arena's own region is
+// allocated, grown and freed through Halide's device interface on behalf of
+// the caller's user_context, which Halide maps to its own context; an arena
+// bound to another context (harena_create_cuda) must have its region there.
+class BoundRegionScope {
+public:
+    explicit BoundRegionScope(void *context);
+    ~BoundRegionScope();
+    BoundRegionScope(const BoundRegionScope &) = delete;
+    BoundRegionScope &operator=(const BoundRegionScope &) = delete;
+
+private:
+    void *outer_;
+};
+
 // Makes the context of the binding's stream current while alive, as the
 // driver's stream and graph calls want (nothing when it is not known).
 class StreamContextScope {

@@ -29,6 +29,9 @@ struct PreviousHooks {
 };
 PreviousHooks previous;
 
+// The context of the innermost BoundRegionScope on this thread, or null.
+thread_local void *region_context = nullptr;
+
 // The arena behind a user_context, or null for anything else (checked
 // against the registry: a user's own struct is never dereferenced as one).
 harena_arena *arena_of(void *user_context) {
@@ -36,6 +39,10 @@ harena_arena *arena_of(void *user_context) {
 }
 
 int acquire_context(void *user_context, void **ctx, bool create) {
+    if (region_context != nullptr) {
+        *ctx = region_context;
+        return 0;
+    }
     if (harena_arena *arena = arena_of(user_context)) {
         if (arena->cuda.get().context != nullptr) {
             *ctx = arena->cuda.get().context;
@@ -47,6 +54,9 @@ int acquire_context(void *user_context, void **ctx, bool create) {
 }
 
 int release_context(void *user_context) {
+    if (region_context != nullptr) {
+        return 0;
+    }
     if (harena_arena *arena = arena_of(user_context)) {
         if (arena->cuda.get().context != nullptr) {
             return 0;
@@ -83,6 +93,17 @@ int check_idle(const harena_arena &arena, const char *function) {
 }
 
 }  // namespace
+
+BoundRegionScope::BoundRegionScope(void *context)
+    : outer_(region_context) {
+    if (context != nullptr) {
+        region_context = context;
+    }
+}
+
+BoundRegionScope::~BoundRegionScope() {
+    region_context = outer_;
+}
 
 StreamContextScope::StreamContextScope(const CudaBinding &cuda) {
     void *ctx = cuda.owns_stream_ ? cuda.stream_context_ : cuda.binding_.context;

@@ -2,6 +2,7 @@
 // Going through the interface's public entry points (not a backend symbol such
 // as halide_cuda_*) keeps the runtime linkable into host-only programs.
 #include "arena.h"
+#include "cuda_binding.h"
 #include "errors.h"
 #include "nvtx_client.h"
 
@@ -17,6 +18,7 @@ namespace {
 void free_region(harena_arena &arena, halide_buffer_t &region) {
     const halide_device_interface_t *iface = arena.device_interface;
     SuspendScopes suspend;
+    BoundRegionScope in_bound_context(arena.cuda.get().context);
     // With a memory checker attached the region was an NVTX heap, and the
     // tool takes the heap's end as the memory's: it must go back to the
     // driver, not to Halide's allocation cache, which would hand it out
@@ -61,6 +63,7 @@ int device_acquire(harena_arena &arena, uint64_t capacity) {
         // With the override linked, iface->device_malloc is the override: an
         // active scope of this thread must not serve the arena's own memory.
         SuspendScopes suspend;
+        BoundRegionScope in_bound_context(arena.cuda.get().context);
         result = iface->device_malloc(arena.user_context, &buf, iface);
     }
     if (result != 0 || buf.device == 0) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "harena/cuda.h"
 #include "harena/runtime.h"
 
 namespace harena {
@@ -91,6 +92,17 @@ public:
     [[nodiscard]] static Arena device(const halide_device_interface_t *device_interface, std::uint64_t capacity,
                                       const Options &options = {}, void *user_context = nullptr) {
         return create(user_context, device_interface, capacity, options);
+    }
+
+    // Device memory in binding.context, the arena bound to that context and
+    // its device: one arena per GPU (harena_create_cuda).
+    [[nodiscard]] static Arena cuda(const halide_device_interface_t *device_interface,
+                                    const harena_cuda_binding &binding, std::uint64_t capacity,
+                                    const Options &options = {}) {
+        const harena_options o = options.to_c();
+        harena_arena *a = nullptr;
+        detail::check(harena_create_cuda(device_interface, &binding, capacity, &o, &a));
+        return Arena(a);
     }
 
     // Memory the caller owns and keeps alive longer than the arena

@@ -41,9 +41,26 @@ int harena_install_cuda_hooks(void);
 
 /* Sets (or, with NULL, clears) the arena's binding. A stream the runtime
  * created (harena_create_cuda_stream) is destroyed first. Not while frames are
- * pushed. */
+ * pushed. The region stays where it was allocated: bind an arena only to a
+ * context of the device its memory is on (harena_create_cuda does both). */
 int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *binding);
 int harena_get_cuda_binding(const harena_arena *arena, harena_cuda_binding *binding);
+
+/* An arena for the device of binding->context, one per GPU in a program that
+ * uses several (the context from cuDevicePrimaryCtxRetain, or one the program
+ * made; it must outlive the arena). The region is allocated, grown and freed
+ * through device_interface (halide_cuda_device_interface()) in that context,
+ * and the arena is bound to it: every call made with the arena as its
+ * user_context (planned pipelines, halide_device_malloc, copies, syncs,
+ * harena_graph_run) runs on that device. binding->stream NULL: the runtime
+ * makes a non-blocking stream of its own in the context, as
+ * harena_create_cuda_stream does. binding->user_context is what the hooks
+ * installed before the runtime's receive, and what errors are reported
+ * with. Installs the hooks. Buffers whose device memory a call with the
+ * arena allocated belong to that device: copy and free them with the arena
+ * as user_context too. */
+int harena_create_cuda(const struct halide_device_interface_t *device_interface, const harena_cuda_binding *binding,
+                       uint64_t capacity, const harena_options *options, harena_arena **arena);
 
 /* Gives the arena a stream of its own: non-blocking (it does not wait for the
  * legacy default stream, which graphs cannot be captured from), in Halide's
