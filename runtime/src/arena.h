@@ -56,6 +56,9 @@ inline void update_watched(harena_arena &arena) {
 inline void nvtx_attach(harena_arena &arena, uint64_t address, uint64_t bytes) {
     if (arena.device_interface != nullptr) {
         nvtx_heap_register(arena.nvtx, &arena, address, bytes);
+        if (arena.nvtx != nullptr) {
+            nvtx_heap_set_context(arena.nvtx, bound_work_context(arena.cuda));
+        }
         update_watched(arena);
     }
 }

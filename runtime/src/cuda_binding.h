@@ -31,6 +31,12 @@ private:
     void *stream_context_ = nullptr;  // the context it was made in
 };
 
+// The context an arena with this binding runs its pipelines in, as the CUDA
+// hooks answer for it: the binding's own, else what the hooks installed
+// before the runtime's give for the binding's user_context; null for
+// Halide's own context (or where no hook answers).
+void *bound_work_context(const CudaBinding &cuda);
+
 // While alive, the calling thread's CUDA hooks answer every context question
 // with `context` (nothing changes when it is null). An arena's own region is
 // allocated, grown and freed through Halide's device interface on behalf of

@@ -94,6 +94,16 @@ int check_idle(const harena_arena &arena, const char *function) {
 
 }  // namespace
 
+void *bound_work_context(const CudaBinding &cuda) {
+    const harena_cuda_binding &b = cuda.get();
+    void *ctx = b.context;
+    if (ctx == nullptr && b.user_context != nullptr && previous.acquire != nullptr &&
+        previous.acquire(b.user_context, &ctx, false) == 0) {
+        (void)previous.release(b.user_context);
+    }
+    return ctx;
+}
+
 BoundRegionScope::BoundRegionScope(void *context)
     : outer_(region_context) {
     if (context != nullptr) {
@@ -170,6 +180,9 @@ int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *bind
         return err;
     }
     arena->cuda.set(binding != nullptr ? *binding : harena_cuda_binding{});
+    if (arena->nvtx != nullptr) {
+        nvtx_heap_set_context(arena->nvtx, bound_work_context(arena->cuda));
+    }
     return HARENA_OK;
 }
 

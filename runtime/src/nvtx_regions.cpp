@@ -30,6 +30,9 @@ struct NvtxHeap {
     // By address. The runtime keeps this record, not the tool, to unregister
     // only what it registered and to end a popped frame's regions at once.
     std::map<uint64_t, Region> regions;
+    // The context the arena's pipelines run in (nvtx_heap_set_context), null
+    // for Halide's own: the one whose work a region's end waits for.
+    void *context = nullptr;
 };
 
 namespace {
@@ -79,24 +82,28 @@ private:
     std::unique_lock<std::shared_mutex> lock_;
 };
 
-class InHalideContext {
+class InHeapContext {
 public:
-    // drain: finish the context's work first, where this thread holds a
-    // DrainLock (not while it captures).
-    explicit InHalideContext(bool drain = false) {
+    // The heap's context where it has one (heap may be null: not yet made),
+    // else Halide's. drain: finish the context's work first, where this
+    // thread holds a DrainLock (not while it captures).
+    explicit InHeapContext(const NvtxHeap *heap, bool drain = false) {
         drain = drain && holding_drain;
         const CudaDriver *d = cuda_driver();
-        void *ctx = nullptr;
-        if (d != nullptr && d->ctx_push != nullptr && halide_cuda_acquire_context != nullptr &&
+        if (d == nullptr || d->ctx_push == nullptr) {
+            return;
+        }
+        void *ctx = heap != nullptr ? heap->context : nullptr;
+        if (ctx == nullptr && halide_cuda_acquire_context != nullptr &&
             halide_cuda_acquire_context(nullptr, &ctx, false) == 0) {
             acquired_ = true;
-            pushed_ = ctx != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
-            if (pushed_ && drain && d->ctx_synchronize != nullptr) {
-                (void)d->ctx_synchronize();
-            }
+        }
+        pushed_ = ctx != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
+        if (pushed_ && drain && d->ctx_synchronize != nullptr) {
+            (void)d->ctx_synchronize();
         }
     }
-    ~InHalideContext() {
+    ~InHeapContext() {
         if (pushed_) {
             CUcontext popped = nullptr;
             (void)cuda_driver()->ctx_pop(&popped);
@@ -105,8 +112,8 @@ public:
             (void)halide_cuda_release_context(nullptr);
         }
     }
-    InHalideContext(const InHalideContext &) = delete;
-    InHalideContext &operator=(const InHalideContext &) = delete;
+    InHeapContext(const InHeapContext &) = delete;
+    InHeapContext &operator=(const InHeapContext &) = delete;
 
 private:
     bool acquired_ = false;
@@ -125,17 +132,17 @@ void call_register(const MemApi &api, const NvtxHeap &heap, uint64_t address, ui
                                               sizeof(range),
                                               &range,
                                               nullptr};
-    InHalideContext in_context;
+    InHeapContext in_context(&heap);
     api.regions_register(api.domain, &batch);
 }
 
-void call_unregister(const MemApi &api, const void *const *addresses, size_t count) {
+void call_unregister(const MemApi &api, const NvtxHeap &heap, const void *const *addresses, size_t count) {
     // Regions named by address: nvtxMemRegionRef_t's pointer member.
     static_assert(sizeof(nvtxMemRegionRef_t) == sizeof(const void *), "a region reference is one pointer");
     const nvtxMemRegionsUnregisterBatch_t batch{NVTX_EXT_COMPATID_MEM, sizeof(nvtxMemRegionsUnregisterBatch_t),
                                                 NVTX_MEM_REGION_REF_TYPE_POINTER, count, sizeof(nvtxMemRegionRef_t),
                                                 reinterpret_cast<const nvtxMemRegionRef_t *>(addresses)};
-    InHalideContext in_context(true);
+    InHeapContext in_context(&heap, true);
     api.regions_unregister(api.domain, &batch);
 }
 
@@ -143,7 +150,7 @@ void unregister_one(const MemApi &api, NvtxHeap &heap, std::map<uint64_t, NvtxHe
     trace("heap %p: region 0x%llx unregistered%s", heap.handle, static_cast<unsigned long long>(it->first),
           it->second.reservation ? " (frame reservation)" : "");
     const void *address = reinterpret_cast<const void *>(it->first);
-    call_unregister(api, &address, 1);
+    call_unregister(api, heap, &address, 1);
     heap.regions.erase(it);
 }
 
@@ -207,7 +214,7 @@ void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, ui
     desc.typeSpecificDesc = &range;
     nvtxMemHeapHandle_t handle = nullptr;
     {
-        InHalideContext in_context;
+        InHeapContext in_context(nullptr);
         handle = api->heap_register(api->domain, &desc);
     }
     trace("arena %p: heap [0x%llx, 0x%llx) registered as %p", owner,
@@ -219,7 +226,7 @@ void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, ui
         trace("the tool refused the heap: the arena's slices are not registered");
         return;
     }
-    heap = new (std::nothrow) NvtxHeap{handle, {}, {}};
+    heap = new (std::nothrow) NvtxHeap{handle, {}, {}, nullptr};
     if (heap == nullptr) {
         api->heap_unregister(api->domain, handle);
     }
@@ -234,11 +241,19 @@ void nvtx_heap_unregister(NvtxHeap *&heap, const void *owner) {
     trace("arena %p: heap %p unregistered with %zu live region(s)", owner, heap->handle, heap->regions.size());
     {
         DrainLock drain;
-        InHalideContext in_context(true);
+        InHeapContext in_context(heap, true);
         api.heap_unregister(api.domain, heap->handle);
     }
     delete heap;
     heap = nullptr;
+}
+
+void nvtx_heap_set_context(NvtxHeap *heap, void *context) {
+    if (heap != nullptr) {
+        DrainLock drain;
+        std::lock_guard<std::mutex> lock(heap->mutex);
+        heap->context = context;
+    }
 }
 
 void nvtx_capturing(bool now) {
@@ -298,7 +313,7 @@ void nvtx_frame_popped(NvtxHeap &heap, uint64_t base) {
     }
     trace("heap %p: frame at 0x%llx popped: %zu region(s) from 0x%llx unregistered", heap.handle,
           static_cast<unsigned long long>(base), addresses.size(), static_cast<unsigned long long>(first->first));
-    call_unregister(*mem_api(), addresses.data(), addresses.size());
+    call_unregister(*mem_api(), heap, addresses.data(), addresses.size());
     heap.regions.erase(first, heap.regions.end());
 }
 

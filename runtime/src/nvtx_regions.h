@@ -29,6 +29,11 @@ void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, ui
 // without a heap. Leaves heap null.
 void nvtx_heap_unregister(NvtxHeap *&heap, const void *owner);
 
+// The CUDA context the arena's pipelines run in (null: Halide's own). A
+// region ends only once that context's work is done, and a bound arena's
+// kernels run in its binding's context, not in Halide's.
+void nvtx_heap_set_context(NvtxHeap *heap, void *context);
+
 // A slice of `bytes` at address is live (nothing for 0 bytes: no access is
 // valid), or no longer is (nothing if it was not registered).
 void nvtx_region_register(NvtxHeap &heap, uint64_t address, uint64_t bytes);

@@ -115,7 +115,7 @@ std::vector<std::string> on_devices_at_once(int devices, int threads_per_device)
             const int device = t % devices;
             try {
                 harena::Arena arena = arena_on(device, 64 << 20);
-                for (const char *name : {"chain", "pyramid", "level_pyramid"}) {
+                for (const char *name : {"chain", "pyramid", "reduction"}) {
                     for (int n : {48, 300}) {
                         std::string problem = planned_calls(pipeline(name), arena, device, n, 4, 1000u * t + n);
                         if (!problem.empty() && problems[t].empty()) {
@@ -167,7 +167,7 @@ TEST_F(GpuDevices, AnArenaForAContextHasItsRegionAndItsCallsThere) {
     ASSERT_EQ(harena_get_cuda_binding(arena.get(), &binding), HARENA_OK);
     EXPECT_EQ(binding.context, primary_contexts()[0]);
     EXPECT_NE(binding.stream, nullptr) << "a stream of its own, made in that context";
-    for (const char *name : {"chain", "pyramid", "level_pyramid"}) {
+    for (const char *name : {"chain", "pyramid", "reduction"}) {
         EXPECT_EQ(planned_calls(pipeline(name), arena, 0, 200, 4, 7), "");
     }
 }
