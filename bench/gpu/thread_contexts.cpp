@@ -1,8 +1,7 @@
 #include "thread_contexts.h"
 
 #include "HalideRuntimeCuda.h"
-#include "harena/cuda.h"
-#include "harena_libcuda.h"
+#include "cuda_driver.h"
 
 namespace bench {
 namespace {
@@ -52,20 +51,8 @@ ThreadDevice::~ThreadDevice() {
 }
 
 std::vector<void *> device_contexts(int count) {
-    using harena::detail::cuda_symbol;
-    auto device_get = cuda_symbol<PFN_cuDeviceGet_v2000>("cuDeviceGet");
-    auto primary_retain = cuda_symbol<PFN_cuDevicePrimaryCtxRetain_v7000>("cuDevicePrimaryCtxRetain");
-    std::vector<void *> contexts;
-    for (int d = 0; device_get != nullptr && primary_retain != nullptr && d < count && d < harena_cuda_device_count();
-         d++) {
-        CUdevice device = 0;
-        CUcontext context = nullptr;
-        if (device_get(&device, d) != CUDA_SUCCESS || primary_retain(&context, device) != CUDA_SUCCESS) {
-            break;
-        }
-        contexts.push_back(context);
-    }
-    return contexts;
+    const std::vector<CUcontext> contexts = harena_test::primary_contexts(count);
+    return std::vector<void *>(contexts.begin(), contexts.end());
 }
 
 }  // namespace bench

@@ -31,24 +31,9 @@ const GeneratedPipeline &pipeline(const std::string &name) {
     return kCudaPipelines[0];
 }
 
-// Each device's primary context, retained for the process (Halide's
-// allocation cache may keep blocks freed in it).
-std::vector<CUcontext> primary_contexts() {
-    using harena::detail::cuda_symbol;
-    static const std::vector<CUcontext> contexts = [] {
-        std::vector<CUcontext> all;
-        auto device_get = cuda_symbol<PFN_cuDeviceGet_v2000>("cuDeviceGet");
-        auto primary_retain = cuda_symbol<PFN_cuDevicePrimaryCtxRetain_v7000>("cuDevicePrimaryCtxRetain");
-        for (int d = 0; device_get != nullptr && primary_retain != nullptr && d < harena_cuda_device_count(); d++) {
-            CUdevice device = 0;
-            CUcontext context = nullptr;
-            if (device_get(&device, d) != CUDA_SUCCESS || primary_retain(&context, device) != CUDA_SUCCESS) {
-                break;
-            }
-            all.push_back(context);
-        }
-        return all;
-    }();
+// Every device's primary context, retained once for the process.
+const std::vector<CUcontext> &device_contexts() {
+    static const std::vector<CUcontext> contexts = primary_contexts();
     return contexts;
 }
 
@@ -64,7 +49,7 @@ int device_of(uint64_t address) {
 
 harena::Arena arena_on(int device, uint64_t bytes) {
     harena_cuda_binding binding{};
-    binding.context = primary_contexts()[device];
+    binding.context = device_contexts()[device];
     return harena::Arena::cuda(halide_cuda_device_interface(), binding, bytes);
 }
 
@@ -146,11 +131,11 @@ protected:
         if (!cuda_usable()) {
             GTEST_SKIP() << "no usable CUDA device";
         }
-        ASSERT_GE(primary_contexts().size(), 1u);
+        ASSERT_GE(device_contexts().size(), 1u);
     }
     void need_two() {
-        if (primary_contexts().size() < 2) {
-            GTEST_SKIP() << "needs two CUDA devices; this machine has " << primary_contexts().size();
+        if (device_contexts().size() < 2) {
+            GTEST_SKIP() << "needs two CUDA devices; this machine has " << device_contexts().size();
         }
     }
 };
@@ -162,10 +147,10 @@ TEST_F(GpuDevices, AnArenaForAContextHasItsRegionAndItsCallsThere) {
     harena::Arena arena = arena_on(0, 64 << 20);
     CUcontext owner = nullptr;
     ASSERT_EQ(get(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, arena.base()), CUDA_SUCCESS);
-    EXPECT_EQ(owner, primary_contexts()[0]) << "the region belongs to the context the arena was made for";
+    EXPECT_EQ(owner, device_contexts()[0]) << "the region belongs to the context the arena was made for";
     harena_cuda_binding binding{};
     ASSERT_EQ(harena_get_cuda_binding(arena.get(), &binding), HARENA_OK);
-    EXPECT_EQ(binding.context, primary_contexts()[0]);
+    EXPECT_EQ(binding.context, device_contexts()[0]);
     EXPECT_NE(binding.stream, nullptr) << "a stream of its own, made in that context";
     for (const char *name : {"chain", "pyramid", "reduction"}) {
         EXPECT_EQ(planned_calls(pipeline(name), arena, 0, 200, 4, 7), "");
@@ -174,13 +159,13 @@ TEST_F(GpuDevices, AnArenaForAContextHasItsRegionAndItsCallsThere) {
 
 TEST_F(GpuDevices, OneThreadPerGpuGivesHalidesBitsOnEach) {
     need_two();
-    const std::vector<std::string> problems = on_devices_at_once(static_cast<int>(primary_contexts().size()), 1);
+    const std::vector<std::string> problems = on_devices_at_once(static_cast<int>(device_contexts().size()), 1);
     EXPECT_TRUE(problems.empty()) << problems.front();
 }
 
 TEST_F(GpuDevices, SeveralThreadsPerGpuGiveHalidesBitsOnEach) {
     need_two();
-    const std::vector<std::string> problems = on_devices_at_once(static_cast<int>(primary_contexts().size()), 4);
+    const std::vector<std::string> problems = on_devices_at_once(static_cast<int>(device_contexts().size()), 4);
     EXPECT_TRUE(problems.empty()) << problems.front();
 }
 
@@ -188,10 +173,10 @@ TEST_F(GpuDevices, EachGpuReplaysItsOwnGraphs) {
     need_two();
     const GeneratedPipeline &p = pipeline("chain");
     ASSERT_TRUE(p.capturable);
-    std::vector<std::string> problems(primary_contexts().size());
-    std::vector<int> replays(primary_contexts().size(), 0);
+    std::vector<std::string> problems(device_contexts().size());
+    std::vector<int> replays(device_contexts().size(), 0);
     std::vector<std::thread> threads;
-    for (int device = 0; device < static_cast<int>(primary_contexts().size()); device++) {
+    for (int device = 0; device < static_cast<int>(device_contexts().size()); device++) {
         threads.emplace_back([&, device] {
             harena::Arena arena = arena_on(device, p.arena_bytes);
             harena::GraphCache graphs(arena, 2);

@@ -66,6 +66,24 @@ bool cuda_usable() {
     return harena_cuda_device_count() > 0;
 }
 
+std::vector<CUcontext> primary_contexts(int count) {
+    using harena::detail::cuda_symbol;
+    auto device_get = cuda_symbol<PFN_cuDeviceGet_v2000>("cuDeviceGet");
+    auto primary_retain = cuda_symbol<PFN_cuDevicePrimaryCtxRetain_v7000>("cuDevicePrimaryCtxRetain");
+    const int devices = harena_cuda_device_count();
+    std::vector<CUcontext> contexts;
+    for (int d = 0; device_get != nullptr && primary_retain != nullptr && d < devices && (count < 0 || d < count);
+         d++) {
+        CUdevice device = 0;
+        CUcontext context = nullptr;
+        if (device_get(&device, d) != CUDA_SUCCESS || primary_retain(&context, device) != CUDA_SUCCESS) {
+            break;
+        }
+        contexts.push_back(context);
+    }
+    return contexts;
+}
+
 CudaDriverCounts cuda_driver_counts() {
     return CudaDriverCounts{allocations.load(), frees.load()};
 }

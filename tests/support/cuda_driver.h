@@ -10,11 +10,17 @@
 #include "harena_libcuda.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace harena_test {
 
 // libcuda loads, cuInit succeeds and a device exists.
 bool cuda_usable();
+
+// The primary context of each of the first `count` devices (all: -1),
+// retained for the process (Halide's allocation cache may keep blocks freed
+// in them); fewer where the machine has fewer or the driver refuses.
+std::vector<CUcontext> primary_contexts(int count = -1);
 
 struct CudaDriverCounts {
     int64_t allocations = 0;  // cuMemAlloc_v2 calls, whichever allocator served them
