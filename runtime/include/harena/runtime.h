@@ -249,7 +249,30 @@ typedef struct harena_stats {
  * multiple of 4096 takes to return. */
 int harena_get_stats(const harena_arena *arena, harena_stats *stats);
 
-/* Zeroes the counters; high_water restarts from bytes_in_use. */
+/* A device arena's host companion: host memory for the host-only buffers of
+ * the GPU pipelines planned into the arena (a CPU stage between GPU stages,
+ * listed in the plan report as planned in the host companion), with a stack
+ * of frames of its own, one per planned call. Created by the first call that
+ * needs host bytes, at that call's worst case (its bytes where it has none),
+ * or beforehand by harena_reserve_host_companion; it grows as its arena does
+ * (harena_options.grow) and is freed with it. Plain host memory, aligned as
+ * the arena. It is pushed and popped only by the planned-pipeline entry
+ * points, so it has its arena's thread-safety contract.
+ *
+ * harena_reserve_host_companion creates it with at least `bytes`, or replaces
+ * an idle one's region by one that large (addresses handed out before are not
+ * valid after); HARENA_ERROR_INVALID_ARGUMENT for a host arena, which holds
+ * its pipelines' host buffers itself. Not concurrently with planned calls in
+ * the arena. */
+int harena_reserve_host_companion(harena_arena *arena, uint64_t bytes);
+
+/* The host companion's statistics (all zero while it does not exist):
+ * capacity, bytes_in_use, high_water (what to reserve), frames, overflows
+ * and grows. Read like harena_get_stats. */
+int harena_get_host_companion_stats(const harena_arena *arena, harena_stats *stats);
+
+/* Zeroes the counters (the host companion's too); high_water restarts from
+ * bytes_in_use. */
 int harena_reset_stats(harena_arena *arena);
 
 /* Writes a human-readable summary (as snprintf: truncated to size, always
