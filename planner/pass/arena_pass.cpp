@@ -47,6 +47,16 @@ Census find_candidates(const Stmt &s, const PassOptions &options) {
     Census census{read_preamble(s), {}};
     choose_representative_values(census.preamble, options.nominal_extent);
     census.candidates = take_census(s, census.preamble, CensusOptions{options.device_target, options.unbounded});
+    // The host companion is entered after the arena, which a pipeline enters
+    // with its device interface: one with no device work has none.
+    if (options.device_target && !find_device_interface(s).defined()) {
+        for (Candidate &c : census.candidates) {
+            if (c.planned && in_host_companion(c.kind, true)) {
+                c.planned = false;
+                c.reason = "host-only buffer of a GPU pipeline with no device allocation or copy: left to halide_malloc";
+            }
+        }
+    }
     return census;
 }
 

@@ -126,16 +126,21 @@ std::string slice_names(const std::string &pipeline, const std::vector<const Can
     return table;
 }
 
+Expr find_device_interface(const Stmt &s) {
+    FindDeviceInterface f;
+    s.accept(&f);
+    return f.found;
+}
+
 Expr planned_device_interface(const Stmt &s, bool device_target) {
     if (!device_target) {
         return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
     }
-    FindDeviceInterface f;
-    s.accept(&f);
-    if (!f.found.defined()) {
+    Expr found = find_device_interface(s);
+    if (!found.defined()) {
         throw InternalError("harena: device buffers planned but no device allocation or copy seen");
     }
-    return f.found;
+    return found;
 }
 
 Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const RunLayout &layout,

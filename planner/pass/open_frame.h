@@ -42,6 +42,10 @@ Halide::Expr host_frame_base();
 Halide::Expr checks_on();
 Halide::Expr slice_table();
 
+// The interface the pipeline allocates or copies its first device buffer
+// with; undefined where it has none.
+Halide::Expr find_device_interface(const Halide::Internal::Stmt &s);
+
 // The interface the pipeline itself allocates its device buffers with, which
 // the planned ones are bound to; a null handle for host plans.
 Halide::Expr planned_device_interface(const Halide::Internal::Stmt &s, bool device_target);

@@ -12,14 +12,17 @@ namespace harena::detail {
 
 namespace {
 
-// Aligned as its owner, whose pipelines' offsets it holds; as deep; and
-// growing where the owner grows.
+// Aligned as its owner, whose pipelines' offsets it holds, and as deep. It
+// grows whatever the owner's options: no address in it outlives a call, so a
+// region replaced between calls strands nothing, and its size was never the
+// caller's choice unless reserved (after which a call that fits does not
+// grow it).
 harena_arena *new_companion(const harena_arena &owner) {
     harena_options options;
     harena_options_init(&options);
     options.alignment = owner.alignment;
     options.max_frames = static_cast<uint32_t>(owner.frames.size());
-    options.grow = owner.growth.on() ? 1 : 0;
+    options.grow = 1;
     harena_arena *companion = new_arena(nullptr, options);
     if (companion != nullptr) {
         companion->user_context = owner.user_context;
@@ -82,8 +85,8 @@ using namespace harena::detail;
 
 namespace {
 
-// The companion cannot hold this call's frame (a too small region that may
-// not grow, or one that could not grow).
+// The companion cannot hold this call's frame: it grows only between calls
+// (an enclosing planned call has a frame pushed), or it could not grow.
 int report_too_small(harena_arena &owner, const harena_arena &companion, const char *pipeline, const char *buffers,
                      uint64_t bytes, uint64_t worst_case_bytes) {
     const uint64_t in_use = top_of(companion);
@@ -93,8 +96,9 @@ int report_too_small(harena_arena &owner, const harena_arena &companion, const c
     }
     return report_error(owner.user_context, HARENA_ERROR_OVERFLOW,
                         "pipeline '%s' needs %s of host memory for its host buffers (%s) in this run%s but the host "
-                        "companion of arena %p has %s left of %s (%s in use by %u enclosing frame(s)); reserve at "
-                        "least %s with harena_reserve_host_companion, or create the arena with harena_options.grow",
+                        "companion of arena %p has %s left of %s (%s in use by %u enclosing frame(s)); it grows "
+                        "only between calls: reserve at least %s with harena_reserve_host_companion before the "
+                        "outermost call",
                         pipeline, bytes_text(bytes).text, buffers, worst, static_cast<void *>(&owner),
                         bytes_text(companion.capacity - in_use).text, bytes_text(companion.capacity).text,
                         bytes_text(in_use).text, companion.depth.load(std::memory_order_relaxed),

@@ -24,8 +24,9 @@ using harena_test::Lowered;
 // (through a one-element scratch Halide keeps on the stack), and the GPU
 // reads the levels. `bands` > 0 fixes the number of bands, so that the
 // counts have a worst case; otherwise their size follows the input's height,
-// which has only an estimate.
-Lowered lower_band_levels(const Target &target, int bands = 0) {
+// which has only an estimate. Without `gpu_schedule` every stage runs on the
+// CPU, whatever the target.
+Lowered lower_band_levels(const Target &target, int bands = 0, bool gpu_schedule = true) {
     ImageParam input(UInt(8), 2, "input");
     Func hist("hist"), cdf("cdf"), level("level"), out("out");
     Var x("x"), y("y"), b("b"), s("s"), bi, si, xi, yi;
@@ -44,7 +45,7 @@ Lowered lower_band_levels(const Target &target, int bands = 0) {
         cdf.bound(s, 0, bands);
     }
     level.compute_root();
-    if (target.has_gpu_feature()) {
+    if (target.has_gpu_feature() && gpu_schedule) {
         hist.compute_root().gpu_tile(b, s, bi, si, 64, 1);
         hist.update().gpu_tile(s, si, 8, TailStrategy::GuardWithIf);
         out.gpu_tile(x, y, xi, yi, 8, 8);
@@ -171,6 +172,20 @@ TEST(PassHostCompanion, ThePlanReportListsTheHostBufferAndTheCompanionsBytes) {
               std::string::npos)
         << header;
     EXPECT_NE(harena::plan_summary(l.report).find("1 of them host-only"), std::string::npos);
+}
+
+// A pipeline built for CUDA that does all its work on the CPU has no device
+// interface to enter its arena with, so no companion either: its buffers
+// stay with halide_malloc, as the report says.
+TEST(PassHostCompanion, AGpuTargetPipelineWithNoDeviceWorkLeavesItsHostBuffersToHalide) {
+    Lowered l = lower_band_levels(cuda(), 0, false);
+    EXPECT_EQ(l.report.host_planned, 0);
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_enter"), 0);
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_host_enter"), 0);
+    const harena::BufferDecision *cdf = find_decision(l.report, "cdf");
+    ASSERT_NE(cdf, nullptr);
+    EXPECT_FALSE(cdf->planned);
+    EXPECT_EQ(cdf->reason, "host-only buffer of a GPU pipeline with no device allocation or copy: left to halide_malloc");
 }
 
 // A host pipeline's arena is host memory already: no companion.

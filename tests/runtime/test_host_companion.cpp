@@ -11,34 +11,8 @@
 using harena_test::dummy_interface;
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
-using harena_test::TestArena;
 
 namespace {
-
-// A device interface whose device memory is host memory from the C heap:
-// enough for harena_create to allocate, grow and free a device arena.
-int heap_device_malloc(void *, halide_buffer_t *buf, const halide_device_interface_t *iface) {
-    buf->device = reinterpret_cast<uint64_t>(std::malloc(buf->size_in_bytes()));
-    buf->device_interface = iface;
-    return buf->device != 0 ? 0 : -1;
-}
-
-int heap_device_free(void *, halide_buffer_t *buf) {
-    std::free(reinterpret_cast<void *>(buf->device));
-    buf->device = 0;
-    buf->device_interface = nullptr;
-    return 0;
-}
-
-const halide_device_interface_t *heap_device() {
-    static const halide_device_interface_t iface = [] {
-        halide_device_interface_t i{};
-        i.device_malloc = heap_device_malloc;
-        i.device_free = heap_device_free;
-        return i;
-    }();
-    return &iface;
-}
 
 // A device arena over memory the test owns (dummy_interface: never
 // dereferenced), which cannot grow.
@@ -134,53 +108,70 @@ TEST(RuntimeHostCompanion, FramesOfNestedCallsStackAndComeBack) {
     EXPECT_EQ(s.frames_pushed, 6u);
 }
 
+// A call inside another planned call cannot grow the companion.
 TEST(RuntimeHostCompanion, TooSmallNamesThePipelineTheBuffersAndTheBytesAndChangesNothing) {
     WrappedDeviceArena d;
     ASSERT_EQ(harena_reserve_host_companion(d.arena, 1024), HARENA_OK);
+    const uint64_t outer = enter_both(d.arena, dummy_interface(), 512, 512);
     int status = 0;
     EXPECT_EQ(enter_both(d.arena, dummy_interface(), 4000, 0, &status), 0u);
     EXPECT_EQ(status, HARENA_ERROR_OVERFLOW);
-    EXPECT_TRUE(last_error_mentions({"pipeline 'auto_levels'", "host buffers (cdf)", "4000 bytes",
-                                     "1024 bytes (1.00 KiB) left", "at least 4096 bytes",
-                                     "harena_reserve_host_companion", "harena_options.grow"}));
-    const harena_stats s = companion_stats(d.arena);
+    EXPECT_TRUE(last_error_mentions({"pipeline 'auto_levels'", "host buffers (cdf)", "needs 4000 bytes",
+                                     "has 512 bytes", "of 1024 bytes", "1 enclosing frame(s)", "at least 4608 bytes",
+                                     "harena_reserve_host_companion"}));
+    harena_stats s = companion_stats(d.arena);
     EXPECT_EQ(s.capacity, 1024u);
-    EXPECT_EQ(s.frame_depth, 0u);
+    EXPECT_EQ(s.frame_depth, 1u);
+    EXPECT_EQ(s.bytes_in_use, 512u);
     EXPECT_EQ(s.overflows, 1u);
-    // The call's device frame is still the pipeline's to pop, as on any error path.
+    // The inner call's device frame is still its own to pop, as on any error path.
     exit_both(d.arena, 0);
+    EXPECT_EQ(harena_pipeline_host_base(d.arena), outer);
+    exit_both(d.arena, outer);
     harena_stats device{};
     ASSERT_EQ(harena_get_stats(d.arena, &device), HARENA_OK);
     EXPECT_EQ(device.frame_depth, 0u);
+    EXPECT_EQ(companion_stats(d.arena).frame_depth, 0u);
 }
 
-TEST(RuntimeHostCompanion, GrowsWhereItsArenaGrows) {
-    harena_options options = TestArena::defaults();
-    options.grow = 1;
-    TestArena d(1 << 16, options, heap_device());
-    exit_both(d.arena, enter_both(d.arena, heap_device(), 1000, 0));
+// Nothing outside a call holds its addresses, so it grows between calls even
+// where its arena cannot (memory the caller owns).
+TEST(RuntimeHostCompanion, GrowsBetweenCallsWhateverItsArenasOptions) {
+    WrappedDeviceArena d;
+    exit_both(d.arena, enter_both(d.arena, dummy_interface(), 1000, 0));
     EXPECT_EQ(companion_stats(d.arena).capacity, 1024u);
-    const uint64_t base = enter_both(d.arena, heap_device(), 10000, 0);
+    const uint64_t base = enter_both(d.arena, dummy_interface(), 10000, 0);
     ASSERT_NE(base, 0u);
     std::memset(reinterpret_cast<void *>(base), 0, 10000);
     exit_both(d.arena, base);
     const harena_stats s = companion_stats(d.arena);
-    EXPECT_GE(s.capacity, 10000u);
+    EXPECT_EQ(s.capacity, 10240u);
     EXPECT_EQ(s.grows, 1u);
+    EXPECT_EQ(s.high_water, 10240u);
 }
 
-TEST(RuntimeHostCompanion, AnArenaThatDoesNotGrowKeepsItsCompanionsSize) {
-    TestArena d(1 << 16, TestArena::defaults(), heap_device());
-    exit_both(d.arena, enter_both(d.arena, heap_device(), 1000, 0));
-    int status = 0;
-    EXPECT_EQ(enter_both(d.arena, heap_device(), 10000, 0, &status), 0u);
-    EXPECT_EQ(status, HARENA_ERROR_OVERFLOW);
-    exit_both(d.arena, 0);
-    EXPECT_EQ(companion_stats(d.arena).capacity, 1024u);
-    // Reserving makes room between calls.
-    ASSERT_EQ(harena_reserve_host_companion(d.arena, 10000), HARENA_OK);
-    exit_both(d.arena, enter_both(d.arena, heap_device(), 10000, 0));
-    EXPECT_EQ(companion_stats(d.arena).capacity, 10240u);
+TEST(RuntimeHostCompanion, AReservedCompanionDoesNotGrowForCallsThatFit) {
+    WrappedDeviceArena d;
+    ASSERT_EQ(harena_reserve_host_companion(d.arena, 1 << 16), HARENA_OK);
+    for (uint64_t bytes : {1000u, 60000u, 3000u}) {
+        exit_both(d.arena, enter_both(d.arena, dummy_interface(), bytes, 0));
+    }
+    EXPECT_EQ(companion_stats(d.arena).capacity, uint64_t(1) << 16);
+    EXPECT_EQ(companion_stats(d.arena).grows, 0u);
+    // A smaller reservation keeps what is there; a larger one replaces it between calls.
+    ASSERT_EQ(harena_reserve_host_companion(d.arena, 1024), HARENA_OK);
+    EXPECT_EQ(companion_stats(d.arena).capacity, uint64_t(1) << 16);
+    ASSERT_EQ(harena_reserve_host_companion(d.arena, 1 << 17), HARENA_OK);
+    EXPECT_EQ(companion_stats(d.arena).capacity, uint64_t(1) << 17);
+}
+
+TEST(RuntimeHostCompanion, IsNotResizedWhileACallIsInside) {
+    WrappedDeviceArena d;
+    const uint64_t base = enter_both(d.arena, dummy_interface(), 512, 512);
+    EXPECT_EQ(harena_reserve_host_companion(d.arena, 1 << 20), HARENA_ERROR_ARENA_IN_USE);
+    EXPECT_TRUE(last_error_mentions({"1 frame(s) pushed", "resize it between runs"}));
+    EXPECT_EQ(companion_stats(d.arena).capacity, 512u);
+    exit_both(d.arena, base);
 }
 
 TEST(RuntimeHostCompanion, IsEnteredOnlyAfterItsDeviceArena) {

@@ -91,7 +91,8 @@ int harena_pipeline_enter(void *user_context, const char *pipeline,
  * for none, sizes a companion created here and is quoted in messages) on the
  * companion, creating it if there is none. `buffers` names those buffers for
  * messages. HARENA_ERROR_OVERFLOW, naming the pipeline, buffers and bytes,
- * when the companion cannot hold the frame and cannot grow;
+ * when the companion cannot hold the frame and cannot grow (it grows only
+ * while no frame is pushed on it);
  * HARENA_ERROR_OUT_OF_MEMORY when it cannot be allocated; in both cases the
  * companion is left as it was. Pipelines that plan no host buffer never call
  * these. */

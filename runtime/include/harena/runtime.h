@@ -16,14 +16,16 @@
  * entry point answers to a wrong argument: docs/misuse.md.
  *
  * Thread safety: harena_alloc, harena_alloc_buffer, harena_free, harena_find,
- * harena_get_stats, harena_scope_attach (and the end of an attached scope)
- * may run on several threads at once; allocation and free take no lock, and
- * bytes one thread frees are ordered (release/acquire) before another
- * thread's allocation of them. Pushing and popping (directly, through
- * harena_scope_begin / harena_scope_end, or through the planned-pipeline
- * entry points), harena_reset_stats, harena_shrink_to_fit and harena_destroy
- * of one arena must not run concurrently with each other or with allocations
- * in that arena. Different arenas are independent.
+ * harena_get_stats, harena_get_host_companion_stats, harena_scope_attach (and
+ * the end of an attached scope) may run on several threads at once;
+ * allocation and free take no lock, and bytes one thread frees are ordered
+ * (release/acquire) before another thread's allocation of them. Pushing and
+ * popping (directly, through harena_scope_begin / harena_scope_end, or
+ * through the planned-pipeline entry points, which also push and pop the host
+ * companion's frames), harena_reserve_host_companion, harena_reset_stats,
+ * harena_shrink_to_fit and harena_destroy of one arena must not run
+ * concurrently with each other or with allocations in that arena. Different
+ * arenas are independent.
  */
 #ifndef HARENA_RUNTIME_H
 #define HARENA_RUNTIME_H
@@ -254,10 +256,12 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats);
  * listed in the plan report as planned in the host companion), with a stack
  * of frames of its own, one per planned call. Created by the first call that
  * needs host bytes, at that call's worst case (its bytes where it has none),
- * or beforehand by harena_reserve_host_companion; it grows as its arena does
- * (harena_options.grow) and is freed with it. Plain host memory, aligned as
- * the arena. It is pushed and popped only by the planned-pipeline entry
- * points, so it has its arena's thread-safety contract.
+ * or beforehand by harena_reserve_host_companion; freed with the arena. A
+ * call that needs more than it holds while no other planned call is inside
+ * it grows it, whatever the arena's options: nothing outside a call holds
+ * its addresses. Plain host memory, aligned as the arena. It is pushed and
+ * popped only by the planned-pipeline entry points, so it has its arena's
+ * thread-safety contract (above). harena_shrink_to_fit leaves it as it is.
  *
  * harena_reserve_host_companion creates it with at least `bytes`, or replaces
  * an idle one's region by one that large (addresses handed out before are not
