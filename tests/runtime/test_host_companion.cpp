@@ -7,6 +7,8 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 using harena_test::dummy_interface;
 using harena_test::HostArena;
@@ -221,4 +223,32 @@ TEST(RuntimeHostCompanion, StatisticsShowItAndResetWithTheArena) {
     ASSERT_EQ(harena_reset_stats(d.arena), HARENA_OK);
     EXPECT_EQ(companion_stats(d.arena).high_water, 0u);
     EXPECT_EQ(companion_stats(d.arena).frames_pushed, 0u);
+}
+
+// Its arena's contract: an arena per thread, each with its own companion,
+// created, grown and entered with no lock shared between them.
+TEST(RuntimeHostCompanion, ArenasOfDifferentThreadsHaveIndependentCompanions) {
+    constexpr int kThreads = 4, kCalls = 200;
+    std::vector<harena_stats> seen(kThreads);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; t++) {
+        threads.emplace_back([t, &seen] {
+            WrappedDeviceArena d;
+            for (int call = 0; call < kCalls; call++) {
+                const uint64_t bytes = 256 * (1 + (call * 7 + t) % 64);
+                const uint64_t base = enter_both(d.arena, dummy_interface(), bytes, 0);
+                std::memset(reinterpret_cast<void *>(base), t, bytes);
+                exit_both(d.arena, base);
+            }
+            seen[t] = companion_stats(d.arena);
+        });
+    }
+    for (std::thread &thread : threads) {
+        thread.join();
+    }
+    for (const harena_stats &s : seen) {
+        EXPECT_EQ(s.frames_pushed, uint64_t(kCalls));
+        EXPECT_EQ(s.frame_depth, 0u);
+        EXPECT_EQ(s.high_water, 256u * 64);
+    }
 }
