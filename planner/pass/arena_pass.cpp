@@ -47,21 +47,32 @@ Census find_candidates(const Stmt &s, const PassOptions &options) {
     Census census{read_preamble(s), {}};
     choose_representative_values(census.preamble, options.nominal_extent);
     census.candidates = take_census(s, census.preamble, CensusOptions{options.device_target, options.unbounded});
+    // The host companion is entered after the arena, which a pipeline enters
+    // with its device interface: one with no device work has none.
+    if (options.device_target && !find_device_interface(s).defined()) {
+        for (Candidate &c : census.candidates) {
+            if (c.planned && in_host_companion(c.kind, true)) {
+                c.planned = false;
+                c.reason = "host-only buffer of a GPU pipeline with no device allocation or copy: left to halide_malloc";
+            }
+        }
+    }
     return census;
 }
 
-// The solver's problem: one buffer per planned candidate, in candidate
-// order; planned[i] is the candidate of problem.buffers[i].
+// The solver's problem: one buffer per planned candidate of the arena, or
+// of its host companion, in candidate order; planned[i] is the candidate of
+// problem.buffers[i].
 struct Planning {
     Problem problem;
     std::vector<const Candidate *> planned;
 };
 
-Planning build_problem(const std::vector<Candidate> &candidates, const PassOptions &options) {
+Planning build_problem(const std::vector<Candidate> &candidates, const PassOptions &options, bool host_companion) {
     Planning planning;
     std::vector<Buffer> &buffers = planning.problem.buffers;
     for (const Candidate &c : candidates) {
-        if (!c.planned) {
+        if (!c.planned || in_host_companion(c.kind, options.device_target) != host_companion) {
             continue;
         }
         // Allocation names repeat across specializations; distinct ids keep
@@ -89,19 +100,51 @@ Plan solve_and_validate(const Problem &problem, const std::string &pipeline) {
     return plan;
 }
 
+// The arena's plan and its host companion's (empty but for GPU pipelines
+// with host-only buffers), each validated.
+struct Plans {
+    Planning planning, host_planning;
+    Plan plan, host_plan;
+};
+
+Plans plan_both(const std::vector<Candidate> &candidates, const PassOptions &options) {
+    Plans p;
+    p.planning = build_problem(candidates, options, false);
+    p.plan = solve_and_validate(p.planning.problem, options.pipeline_name);
+    p.host_planning = build_problem(candidates, options, true);
+    p.host_plan = solve_and_validate(p.host_planning.problem, options.pipeline_name + " (host companion)");
+    return p;
+}
+
+// The host companion's buffers, by name for messages.
+std::string host_buffer_names(const std::vector<const Candidate *> &planned) {
+    std::string names;
+    for (const Candidate *c : planned) {
+        names += (names.empty() ? "" : ", ") + c->name;
+    }
+    return names;
+}
+
 // Each planned buffer becomes a slice at this call's offset (the plan
 // replayed for the call's sizes, run_layout.h) of a frame the pipeline
-// opens just before it uses the first of them.
-Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const PassReport &report,
-             const PassOptions &options) {
-    if (planning.planned.empty()) {
+// opens just before it uses the first of them: in the arena, or for a GPU
+// pipeline's host-only buffers in its host companion.
+Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const PassOptions &options) {
+    const Planning &planning = plans.planning, &host_planning = plans.host_planning;
+    if (planning.planned.empty() && host_planning.planned.empty()) {
         return s;
     }
-    RunLayout layout = run_layout(planning.problem, plan, planning.planned, options.alignment);
+    RunLayout layout = run_layout(planning.problem, plans.plan, planning.planned, options.alignment);
     std::map<const IRNode *, Placement> placed;
     for (size_t k = 0; k < planning.planned.size(); k++) {
         placed[planning.planned[k]->node] =
-            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k)};
+            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k), Expr()};
+    }
+    RunLayout host_layout =
+        run_layout(host_planning.problem, plans.host_plan, host_planning.planned, options.alignment, "harena.host.", false);
+    for (size_t k = 0; k < host_planning.planned.size(); k++) {
+        placed[host_planning.planned[k]->node] =
+            Placement{host_planning.planned[k], host_layout.offsets[k], host_layout.sizes[k], 0, host_frame_base()};
     }
     FrameEntry entry;
     entry.pipeline = options.pipeline_name;
@@ -111,6 +154,11 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
     entry.alignment = options.alignment;
     entry.device_target = options.device_target;
     entry.slice_names = slice_names(options.pipeline_name, planning.planned);
+    if (!host_planning.planned.empty()) {
+        entry.host_layout = &host_layout;
+        entry.host_buffers = host_buffer_names(host_planning.planned);
+        entry.host_worst_case_bytes = report.host_bounded ? report.host_arena_bytes : 0;
+    }
     Stmt result = open_frame(s, placed, layout, entry);
     Checks checks{checks_on(), slice_table()};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
@@ -125,13 +173,12 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
 Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
     const auto start = std::chrono::steady_clock::now();
     const Census census = find_candidates(s, options);
-    const Planning planning = build_problem(census.candidates, options);
-    const Plan plan = solve_and_validate(planning.problem, options.pipeline_name);
-    PassReport report = make_report(s, census.candidates, census.preamble, plan, options);
-    Stmt result = rewrite(s, planning, plan, report, options);
+    const Plans plans = plan_both(census.candidates, options);
+    PassReport report = make_report(s, census.candidates, census.preamble, plans.plan, plans.host_plan, options);
+    Stmt result = rewrite(s, plans, report, options);
     trace_plan(report, options, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (!options.report_dir.empty()) {
-        write_plan_report(report, planning.problem, plan, options.report_dir);
+        write_plan_report(report, plans.planning.problem, plans.plan, options.report_dir);
     }
     if (report_out) {
         *report_out = std::move(report);

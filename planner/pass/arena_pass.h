@@ -37,7 +37,9 @@ struct PassOptions {
     // declared maximum nor an estimate.
     int64_t nominal_extent = 1024;
     // Plan device buffers (the target has a GPU feature) rather than host heap
-    // allocations: an arena is either device memory or host memory.
+    // allocations: an arena is either device memory or host memory. A GPU
+    // pipeline's host-only buffers are planned apart, in the device arena's
+    // host companion (harena/runtime.h).
     bool device_target = false;
     // Byte alignment of every planned offset (harena/pipeline_abi.h says why
     // the default); the arena a call runs in must be aligned at least as much.
@@ -52,8 +54,9 @@ struct BufferDecision {
     std::string name;
     std::string kind;  // "device", "host", or the kind left alone
     bool planned = false;
-    std::string reason;     // why not planned (or how it was planned)
-    std::string size_expr;  // symbolic bytes, as Halide prints it
+    bool in_host_companion = false;  // planned in the device arena's host companion
+    std::string reason;              // why not planned (or how it was planned)
+    std::string size_expr;           // symbolic bytes, as Halide prints it
     // The bytes the plan was made with: the worst case when `bounded`, else
     // the bytes at the representative values (each call computes its own).
     uint64_t planned_bytes = 0;
@@ -73,8 +76,8 @@ struct RepresentativeValue {
 struct PassReport {
     std::string pipeline_name;
     std::vector<BufferDecision> buffers;
-    // Every planned buffer is bounded: arena_bytes is the worst case of any
-    // call within the declared bounds. Otherwise it is the bytes a call at the
+    // Every buffer planned in the arena is bounded: arena_bytes is the worst
+    // case of any call within the declared bounds. Otherwise it is the bytes a call at the
     // representative values needs, and a call may need more.
     bool bounded = true;
     // The values of names without a maximum that planned sizes depend on.
@@ -84,6 +87,11 @@ struct PassReport {
                                // alignment, the unit the arena reserves in
     uint64_t lower_bound = 0;
     double solve_seconds = 0;
+    // The host companion's plan (a GPU pipeline's host-only buffers, planned
+    // as a problem of their own): its bytes, a worst case when host_bounded.
+    int host_planned = 0;
+    uint64_t host_arena_bytes = 0;
+    bool host_bounded = true;
     bool capturable = false;     // one call captured as a CUDA graph replays it (harena/cuda.h)
     std::string not_capturable;  // why not, when it is not
     [[nodiscard]] int planned_count() const;

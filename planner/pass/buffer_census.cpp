@@ -230,8 +230,9 @@ private:
                 if (on_stack(op)) {
                     return std::nullopt;
                 }
+                // A host-only buffer, planned in the arena's host companion.
                 c.kind = BufferKind::Host;
-                return record(c, false, "host-only buffer of a GPU pipeline: left to halide_malloc");
+                return bound(c, host_shape(op));
             }
             c.kind = BufferKind::Device;
             if (u.device_and_host_malloc || u.destructor == halide_names::kDeviceAndHostFreeAsDestructor) {
@@ -245,16 +246,22 @@ private:
             if (on_stack(op)) {
                 return std::nullopt;
             }
-            // What halide_malloc would get: the extents plus Halide's padding for
-            // vector loads that read up to three elements past the end.
-            Expr n = make_const(Int(64), 1);
-            for (const Expr &e : op->extents) {
-                n = n * max(cast(Int(64), e), 0);
-                shape.extents.push_back(cast(Int(64), e));
-            }
-            shape.bytes = (n + 3) * make_const(Int(64), op->type.bytes());
+            shape = host_shape(op);
         }
         return bound(c, shape);
+    }
+
+    // What halide_malloc would get: the extents plus Halide's padding for
+    // vector loads that read up to three elements past the end.
+    static DeviceShape host_shape(const Allocate *op) {
+        DeviceShape shape;
+        Expr n = make_const(Int(64), 1);
+        for (const Expr &e : op->extents) {
+            n = n * max(cast(Int(64), e), 0);
+            shape.extents.push_back(cast(Int(64), e));
+        }
+        shape.bytes = (n + 3) * make_const(Int(64), op->type.bytes());
+        return shape;
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:

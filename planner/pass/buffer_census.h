@@ -14,8 +14,15 @@ enum class BufferKind {
     Device,         // device memory bound through the buffer's halide_buffer_t
     DeviceAndHost,  // the same, for a buffer Halide also keeps on the host
                     // (halide_device_and_host_malloc); the host part stays Halide's
-    Host,           // a heap Allocate of a host pipeline
+    Host,           // a heap Allocate of a host pipeline or, in a GPU pipeline, a
+                    // host-only buffer (planned in the arena's host companion)
 };
+
+// A GPU pipeline's host-only buffer: it lies in the arena's host companion,
+// planned apart from the device buffers.
+inline bool in_host_companion(BufferKind kind, bool device_target) {
+    return device_target && kind == BufferKind::Host;
+}
 
 struct Candidate {
     // The Allocate, or for DeviceAndHost the `let <name>.buffer` that creates

@@ -68,6 +68,17 @@ Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placeme
     return prologue(s);
 }
 
+// Enters the host companion and leaves it as enter_and_exit does the arena.
+// Inside the arena's frame, whose exit is registered first: a failed entry
+// here still pops it.
+Stmt enter_and_exit_host(const Stmt &body, const FrameEntry &entry) {
+    Expr enter = runtime_calls::pipeline_host_enter(entry.pipeline, entry.host_buffers, entry.host_layout->needed,
+                                                    entry.host_worst_case_bytes);
+    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_host_exit(host_frame_base())), body);
+    s = LetStmt::make("harena.host_base", runtime_calls::pipeline_host_base(), s);
+    return Block::make(checked_call("harena.host_status", enter), s);
+}
+
 // Enters the arena and leaves it through a registered destructor, so that
 // the frame closes on success and error paths alike.
 Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry &entry) {
@@ -79,7 +90,11 @@ Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry 
     // the exit's own check at the pop can only report.
     Stmt end = checked_call("harena.slices_status", runtime_calls::pipeline_slices_end(slice_table(), frame_base()),
                             checks_on());
-    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_exit(frame_base())), Block::make(body, end));
+    Stmt inner = Block::make(body, end);
+    if (entry.host_layout != nullptr) {
+        inner = enter_and_exit_host(inner, entry);
+    }
+    Stmt s = Block::make(Evaluate::make(runtime_calls::register_pipeline_exit(frame_base())), inner);
     s = LetStmt::make("harena.base", runtime_calls::pipeline_base(), s);
     s = Block::make(AssertStmt::make(status == 0, status), s);
     return LetStmt::make("harena.status", enter, s);
@@ -89,6 +104,10 @@ Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry 
 
 Expr frame_base() {
     return Variable::make(UInt(64), "harena.base");
+}
+
+Expr host_frame_base() {
+    return Variable::make(UInt(64), "harena.host_base");
 }
 
 Expr checks_on() {
@@ -107,16 +126,21 @@ std::string slice_names(const std::string &pipeline, const std::vector<const Can
     return table;
 }
 
+Expr find_device_interface(const Stmt &s) {
+    FindDeviceInterface f;
+    s.accept(&f);
+    return f.found;
+}
+
 Expr planned_device_interface(const Stmt &s, bool device_target) {
     if (!device_target) {
         return reinterpret(type_of<halide_device_interface_t *>(), make_zero(UInt(64)));
     }
-    FindDeviceInterface f;
-    s.accept(&f);
-    if (!f.found.defined()) {
+    Expr found = find_device_interface(s);
+    if (!found.defined()) {
         throw InternalError("harena: device buffers planned but no device allocation or copy seen");
     }
-    return f.found;
+    return found;
 }
 
 Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const RunLayout &layout,
@@ -132,9 +156,15 @@ Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed
         }
         framed = LetStmt::make("harena.checks", on, framed);
         framed = LetStmt::make("harena.slices", runtime_calls::slice_table(entry.slice_names), framed);
-        for (auto it = layout.lets.rbegin(); it != layout.lets.rend(); ++it) {
-            framed = LetStmt::make(it->first, it->second, framed);
+        const auto bind_lets = [&](const RunLayout &l) {
+            for (auto it = l.lets.rbegin(); it != l.lets.rend(); ++it) {
+                framed = LetStmt::make(it->first, it->second, framed);
+            }
+        };
+        if (entry.host_layout != nullptr) {
+            bind_lets(*entry.host_layout);
         }
+        bind_lets(layout);
         if (entry.device_target) {
             // Whether a memory checker is attached, asked once per call.
             framed = LetStmt::make("harena.nvtx", runtime_calls::nvtx_attached(), framed);

@@ -21,6 +21,12 @@ struct FrameEntry {
     uint64_t alignment = 0;         // the plan's
     bool device_target = false;     // asks once per call whether a memory checker is attached
     std::string slice_names;        // of its slice table (slice_names)
+    // Host-only buffers of a GPU pipeline, in the arena's host companion:
+    // their layout (null when none is planned), their names for messages, and
+    // their worst case (0: none).
+    const RunLayout *host_layout = nullptr;
+    std::string host_buffers;
+    uint64_t host_worst_case_bytes = 0;
 };
 
 // The names of the frame's slice table (harena/pipeline_abi.h): the
@@ -31,14 +37,21 @@ std::string slice_names(const std::string &pipeline, const std::vector<const Can
 // call (Bool: guard mode, or for device plans a memory checker attached); the
 // call's slice table (Handle); as the frame binds them.
 Halide::Expr frame_base();
+// The address of the call's frame in the host companion (UInt(64)).
+Halide::Expr host_frame_base();
 Halide::Expr checks_on();
 Halide::Expr slice_table();
+
+// The interface the pipeline allocates or copies its first device buffer
+// with; undefined where it has none.
+Halide::Expr find_device_interface(const Halide::Internal::Stmt &s);
 
 // The interface the pipeline itself allocates its device buffers with, which
 // the planned ones are bound to; a null handle for host plans.
 Halide::Expr planned_device_interface(const Halide::Internal::Stmt &s, bool device_target);
 
-// `s` with the frame opened around the innermost statement of its top-level
+// `s` with the frame (and the host companion's, where entry.host_layout is
+// set) opened around the innermost statement of its top-level
 // spine that holds every buffer of `placed`. Only the spine is rebuilt, so
 // Allocate nodes keep their identity.
 Halide::Internal::Stmt open_frame(const Halide::Internal::Stmt &s,

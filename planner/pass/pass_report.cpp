@@ -66,7 +66,7 @@ std::vector<RepresentativeValue> representative_values(const PassReport &report,
 void trace_buffer(const std::string &pipeline, const BufferDecision &d) {
     std::cerr << "harena: " << pipeline << ": " << d.name << " (" << d.kind << "): ";
     if (d.planned) {
-        std::cerr << "planned at offset " << d.offset << ", " << d.planned_bytes
+        std::cerr << "planned " << (d.in_host_companion ? "in the host companion " : "") << "at offset " << d.offset << ", " << d.planned_bytes
                   << (d.bounded ? " bytes worst case" : " bytes at the representative sizes, sized per call")
                   << ", live [" << d.begin << ", " << d.end << ")\n";
     } else {
@@ -77,24 +77,34 @@ void trace_buffer(const std::string &pipeline, const BufferDecision &d) {
 }  // namespace
 
 PassReport make_report(const Stmt &s, const std::vector<Candidate> &candidates, const Preamble &preamble,
-                       const Plan &plan, const PassOptions &options) {
+                       const Plan &plan, const Plan &host_plan, const PassOptions &options) {
     PassReport report;
     report.pipeline_name = options.pipeline_name;
     report.plan_bytes = plan.arena_bytes;
-    report.arena_bytes = (plan.arena_bytes + options.alignment - 1) / options.alignment * options.alignment;
+    const auto aligned = [&](uint64_t bytes) { return (bytes + options.alignment - 1) / options.alignment * options.alignment; };
+    report.arena_bytes = aligned(plan.arena_bytes);
+    report.host_arena_bytes = aligned(host_plan.arena_bytes);
     report.lower_bound = plan.lower_bound;
-    report.solve_seconds = plan.solve_seconds;
+    report.solve_seconds = plan.solve_seconds + host_plan.solve_seconds;
     size_t k = 0;
     for (const Candidate &c : candidates) {
         report.buffers.push_back(decision(c));
-        if (c.planned) {
-            report.buffers.back().offset = plan.offsets[k++];
+        if (!c.planned) {
+            continue;
+        }
+        BufferDecision &d = report.buffers.back();
+        d.in_host_companion = in_host_companion(c.kind, options.device_target);
+        if (d.in_host_companion) {
+            d.offset = host_plan.offsets[report.host_planned++];
+            report.host_bounded &= c.bounded;
+        } else {
+            d.offset = plan.offsets[k++];
             report.bounded &= c.bounded;
         }
     }
     report.representative = representative_values(report, preamble);
     report.capturable = is_capturable(s, candidates, options.device_target, &report.not_capturable);
-    if (report.capturable && k == 0) {
+    if (report.capturable && k == 0 && report.host_planned == 0) {
         // The runtime learns that a call is planned from its entry, which a
         // pipeline that plans nothing does not make.
         report.capturable = false;

@@ -74,6 +74,11 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
         << "  \"lower_bound\": " << r.lower_bound << ",\n"
         << "  \"ratio\": " << std::setprecision(6) << r.ratio() << ",\n"
         << "  \"buffers_planned\": " << r.planned_count() << ",\n";
+    if (r.host_planned > 0) {
+        out << "  \"host_buffers_planned\": " << r.host_planned << ",\n"
+            << "  \"" << (r.host_bounded ? "host_companion_bytes" : "host_companion_bytes_at_estimates")
+            << "\": " << r.host_arena_bytes << ",\n";
+    }
     if (!r.bounded) {
         out << "  \"representative\": [";
         for (size_t i = 0; i < r.representative.size(); i++) {
@@ -88,6 +93,9 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
         const BufferDecision &b = r.buffers[i];
         out << (i ? ",\n" : "\n") << "    {\"name\": " << json_string(b.name) << ", \"kind\": " << json_string(b.kind)
             << ", \"planned\": " << (b.planned ? "true" : "false");
+        if (b.in_host_companion) {
+            out << ", \"in\": \"host companion\"";
+        }
         if (b.planned) {
             out << ", \"offset\": " << b.offset << ", \"" << (b.bounded ? "worst_bytes" : "bytes_at_estimates")
                 << "\": " << b.planned_bytes << ", \"lifetime\": [" << b.begin << ", " << b.end << "]";
@@ -115,7 +123,11 @@ std::string plan_summary(const PassReport &r) {
     o << "harena: " << r.pipeline_name << ": planned " << r.planned_count() << " of " << r.buffers.size()
       << " buffers into " << r.arena_bytes << " bytes" << (r.bounded ? "" : " at the representative sizes")
       << " (lower bound " << r.lower_bound << ", ratio " << std::fixed << std::setprecision(4) << r.ratio() << ")";
-    if (r.bounded) {
+    if (r.host_planned > 0) {
+        o << ", " << r.host_planned << " of them host-only, in " << r.host_arena_bytes << " bytes of the host companion"
+          << (r.host_bounded ? "" : " at the representative sizes");
+    }
+    if (r.bounded && r.host_bounded) {
         return o.str();
     }
     // Names in first-seen order; a Func allocated in several places (loop
@@ -174,6 +186,14 @@ std::string plan_header(const PassReport &r) {
       << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n"
       << "#define " << macro << "_ARENA_CAPTURABLE " << (r.capturable ? 1 : 0)
       << "  // one call captured as a CUDA graph replays it (harena/cuda.h)\n";
+    if (r.host_planned > 0) {
+        o << "// Its host-only buffers (CPU stages between GPU stages) lie in the arena's host\n"
+          << "// companion (harena_reserve_host_companion), " << (r.host_bounded ? "at most " : "at the estimates ")
+          << macro << (r.host_bounded ? "_ARENA_HOST_BYTES" : "_ARENA_HOST_BYTES_AT_ESTIMATES") << ".\n"
+          << "#define " << macro << "_ARENA_HOST_BUFFERS " << r.host_planned << "\n"
+          << "#define " << macro << (r.host_bounded ? "_ARENA_HOST_BYTES " : "_ARENA_HOST_BYTES_AT_ESTIMATES ")
+          << r.host_arena_bytes << "ull\n";
+    }
     std::ostringstream json;
     write_plan_json(json, r);
     o << "#ifdef __cplusplus\n// The whole plan, as in " << r.pipeline_name << ".arena.json.\n"

@@ -50,6 +50,9 @@ private:
     Expr slice(const Expr &offset) const {
         return base + offset;
     }
+    Expr address(const Placement &p) const {
+        return p.host_base.defined() ? p.host_base + p.offset : slice(p.offset);
+    }
 
     // A slice event, where checks are on. Its status is not tested here: the
     // table keeps the first failure and the frame's end returns it. An exit
@@ -64,6 +67,9 @@ private:
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, see buffer_census.cpp); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
+        if (p.host_base.defined()) {
+            return s;
+        }
         Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
         Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
         return Block::make(reported(live), s);
@@ -71,7 +77,7 @@ private:
 
     Stmt visit(const Free *op) override {
         auto it = placement_of.find(op->name);
-        if (it == placement_of.end()) {
+        if (it == placement_of.end() || it->second->host_base.defined()) {
             return IRMutator::visit(op);
         }
         const Placement &p = *it->second;
@@ -93,7 +99,7 @@ private:
         if (c.kind == BufferKind::Host) {
             placement_of[op->name] = &it->second;
             body = mutate(op->body);
-            new_expr = reinterpret(Handle(), slice(offset));
+            new_expr = reinterpret(Handle(), address(it->second));
             free_function = halide_names::kNopFree;
         } else if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound

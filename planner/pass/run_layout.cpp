@@ -64,7 +64,7 @@ std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<s
 }  // namespace
 
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
-                     uint64_t alignment) {
+                     uint64_t alignment, const std::string &prefix, bool guard_bands) {
     std::vector<size_t> order(planned.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
@@ -73,8 +73,12 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     const Expr a = make_const(UInt(64), alignment);
     // A multiple of the alignment once the entry accepts the call
     // (harena/pipeline_abi.h's guard-band layout).
-    layout.lets.emplace_back("harena.guard", runtime_calls::guard_bytes());
-    layout.guard = Variable::make(UInt(64), "harena.guard");
+    if (guard_bands) {
+        layout.lets.emplace_back(prefix + "guard", runtime_calls::guard_bytes());
+        layout.guard = Variable::make(UInt(64), prefix + "guard");
+    } else {
+        layout.guard = make_zero(UInt(64));
+    }
     std::vector<Expr> &sizes = layout.sizes;
     sizes.resize(planned.size());
     for (size_t i = 0; i < planned.size(); i++) {
@@ -82,7 +86,7 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
         if (is_const(bytes)) {
             sizes[i] = bytes;
         } else {
-            std::string name = "harena.size." + std::to_string(i);
+            std::string name = prefix + "size." + std::to_string(i);
             layout.lets.emplace_back(name, bytes);
             sizes[i] = Variable::make(UInt(64), name);
         }
@@ -97,7 +101,7 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
             start = max(start, layout.offsets[j] + sizes[j] + guard);
             supports_another[j] = true;
         }
-        std::string name = "harena.offset." + std::to_string(i);
+        std::string name = prefix + "offset." + std::to_string(i);
         layout.lets.emplace_back(name, simplify(((start + a - 1) / a) * a));
         layout.offsets[i] = Variable::make(UInt(64), name);
     }

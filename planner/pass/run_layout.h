@@ -21,8 +21,10 @@ struct RunLayout {
 // Each buffer starts where the highest of the buffers it rests on in `plan`
 // ends, for this call's sizes; in guard mode (harena_pipeline_guard_bytes)
 // every slice is followed by a band and the frame starts with one.
-// `planned[i]` is problem.buffers[i]'s candidate.
+// `planned[i]` is problem.buffers[i]'s candidate. The lets' names start with
+// `prefix`; `guard_bands` false lays the slices out without bands (the host
+// companion's, harena/pipeline_abi.h), and `guard` is then 0.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
-                     uint64_t alignment);
+                     uint64_t alignment, const std::string &prefix = "harena.", bool guard_bands = true);
 
 }  // namespace harena

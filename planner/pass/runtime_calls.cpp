@@ -119,6 +119,24 @@ Expr register_pipeline_exit(const Expr &base) {
                       Call::Intrinsic);
 }
 
+Expr pipeline_host_enter(const std::string &pipeline, const std::string &buffers, const Expr &bytes,
+                         uint64_t worst_case_bytes) {
+    return HARENA_CALL(harena_pipeline_host_enter, HARENA_ABI_PIPELINE_HOST_ENTER, user_context(),
+                       StringImm::make(pipeline), StringImm::make(buffers), bytes, u64(worst_case_bytes));
+}
+
+Expr pipeline_host_base() {
+    return HARENA_CALL(harena_pipeline_host_base, HARENA_ABI_PIPELINE_HOST_BASE, user_context());
+}
+
+Expr register_pipeline_host_exit(const Expr &base) {
+    Extern<decltype(harena_pipeline_host_exit_as_destructor)>::check(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR,
+                                                                     {user_context(), reinterpret(Handle(), base)});
+    return Call::make(Handle(), Call::register_destructor,
+                      {StringImm::make(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR), reinterpret(Handle(), base)},
+                      Call::Intrinsic);
+}
+
 Expr guard_bytes() {
     return HARENA_CALL(harena_pipeline_guard_bytes, HARENA_ABI_PIPELINE_GUARD_BYTES, user_context());
 }

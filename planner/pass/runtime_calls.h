@@ -52,6 +52,14 @@ Halide::Expr pipeline_slice(const Halide::Expr &table, uint32_t index, int live,
                             const Halide::Expr &slice_bytes, const Halide::Expr &bytes);
 // harena_pipeline_slices_end for `table` and the frame at `base`.
 Halide::Expr pipeline_slices_end(const Halide::Expr &table, const Halide::Expr &base);
+// harena_pipeline_host_enter: opens the call's frame of `bytes` in the
+// arena's host companion for the host-only buffers named in `buffers`.
+Halide::Expr pipeline_host_enter(const std::string &pipeline, const std::string &buffers, const Halide::Expr &bytes,
+                                 uint64_t worst_case_bytes);
+// harena_pipeline_host_base: the companion frame's address (UInt(64)).
+Halide::Expr pipeline_host_base();
+// Registers harena_pipeline_host_exit_as_destructor for the companion frame at `base`.
+Halide::Expr register_pipeline_host_exit(const Halide::Expr &base);
 // harena_planned_host_free on `buffer`, and its destructor's name.
 Halide::Expr planned_host_free(const Halide::Expr &buffer);
 const char *planned_host_free_destructor();

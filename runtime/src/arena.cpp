@@ -238,8 +238,15 @@ int harena_destroy(harena_arena *arena) {
                             "end its scopes and pop its frames first (the arena is left alive)",
                             static_cast<void *>(arena), depth, attached);
     }
+    if (arena->companion.busy()) {
+        return report_error(arena->user_context, HARENA_ERROR_ARENA_IN_USE,
+                            "harena_destroy: the host companion of arena %p still has a planned pipeline's frame "
+                            "pushed; let the pipeline return first (the arena is left alive)",
+                            static_cast<void *>(arena));
+    }
     unregister_arena(arena);
     arena->magic = 0;
+    arena->companion.destroy();
     arena->cuda.release_stream();
     switch (arena->backing) {
     case Backing::host:

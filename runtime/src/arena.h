@@ -12,6 +12,7 @@
 #include "cuda_binding.h"
 #include "debug_records.h"
 #include "growth.h"
+#include "host_companion.h"
 #include "guard.h"
 #include "measure.h"
 #include "nvtx_regions.h"
@@ -31,6 +32,8 @@ struct harena_arena : harena::detail::ArenaCore {
     harena::detail::Growth growth;
     harena::detail::Measure measure;
     harena::detail::Stats stats;
+    // Device arenas: host memory for planned pipelines' host-only buffers.
+    harena::detail::HostCompanion companion;
 };
 
 namespace harena::detail {

@@ -26,6 +26,41 @@ GuardLine guard_line(const harena_arena &arena, const harena_stats &s) {
     return line;
 }
 
+// A device arena's host companion, once it exists.
+struct CompanionLine {
+    char text[160] = "";
+};
+
+CompanionLine companion_line(const harena_arena &arena) {
+    CompanionLine line;
+    if (const harena_arena *host = arena.companion.get()) {
+        std::snprintf(line.text, sizeof line.text, "  host companion %s, high water %s (grown %llu time(s))\n",
+                      bytes_text(host->capacity).text,
+                      bytes_text(host->high_water.load(std::memory_order_relaxed)).text,
+                      static_cast<unsigned long long>(host->growth.grows()));
+    }
+    return line;
+}
+
+void read_stats(const harena_arena &arena, harena_stats &stats) {
+    stats.capacity = arena.capacity;
+    stats.bytes_in_use = top_of(arena);
+    stats.high_water = arena.high_water.load(std::memory_order_relaxed);
+    stats.frame_depth = arena.depth.load(std::memory_order_relaxed);
+    arena.stats.report(stats, allocation_total(arena), reclaim_total(arena));
+    stats.grows = arena.growth.grows();
+    const GuardCounts guard = arena.guards.counts();
+    stats.guard_checks = guard.checks;
+    stats.guard_damaged = guard.damaged;
+}
+
+void reset_stats(harena_arena &arena) {
+    arena.high_water.store(top_of(arena), std::memory_order_relaxed);
+    arena.stats.reset(allocation_total(arena), reclaim_total(arena), arena.depth.load(std::memory_order_relaxed));
+    arena.growth.reset_count();
+    arena.guards.reset_counts();
+}
+
 }  // namespace
 
 namespace harena::detail {
@@ -82,15 +117,22 @@ int harena_get_stats(const harena_arena *arena, harena_stats *stats) {
     if (stats == nullptr) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_get_stats: stats is NULL");
     }
-    stats->capacity = arena->capacity;
-    stats->bytes_in_use = top_of(*arena);
-    stats->high_water = arena->high_water.load(std::memory_order_relaxed);
-    stats->frame_depth = arena->depth.load(std::memory_order_relaxed);
-    arena->stats.report(*stats, allocation_total(*arena), reclaim_total(*arena));
-    stats->grows = arena->growth.grows();
-    const GuardCounts guard = arena->guards.counts();
-    stats->guard_checks = guard.checks;
-    stats->guard_damaged = guard.damaged;
+    read_stats(*arena, *stats);
+    return HARENA_OK;
+}
+
+int harena_get_host_companion_stats(const harena_arena *arena, harena_stats *stats) {
+    if (int err = check_live(arena, "harena_get_host_companion_stats", nullptr)) {
+        return err;
+    }
+    if (stats == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "harena_get_host_companion_stats: stats is NULL");
+    }
+    *stats = harena_stats{};
+    if (const harena_arena *host = arena->companion.get()) {
+        read_stats(*host, *stats);
+    }
     return HARENA_OK;
 }
 
@@ -98,10 +140,10 @@ int harena_reset_stats(harena_arena *arena) {
     if (int err = check_live(arena, "harena_reset_stats", nullptr)) {
         return err;
     }
-    arena->high_water.store(top_of(*arena), std::memory_order_relaxed);
-    arena->stats.reset(allocation_total(*arena), reclaim_total(*arena), arena->depth.load(std::memory_order_relaxed));
-    arena->growth.reset_count();
-    arena->guards.reset_counts();
+    reset_stats(*arena);
+    if (harena_arena *host = arena->companion.get()) {
+        reset_stats(*host);
+    }
     return HARENA_OK;
 }
 
@@ -126,7 +168,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
                          "  overflows      %llu (%llu fell back to the default allocator)\n"
                          "  evictions      %llu (%s moved out of popping frames)\n"
-                         "%s",
+                         "%s%s",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
                          static_cast<unsigned long long>(s.grows),
@@ -135,7 +177,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
                          static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text,
-                         guard_line(*arena, s).text);
+                         guard_line(*arena, s).text, companion_line(*arena).text);
 }
 
 }  // extern "C"

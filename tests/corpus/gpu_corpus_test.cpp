@@ -15,6 +15,9 @@
 //     report allocations still alive when their frame pops) reports nothing;
 //   - in (b), from the second call on, no allocation reaches Halide's
 //     allocator or the driver.
+//   - in (c), every frame of the arena's host companion is popped, and a
+//     pipeline whose plan puts host-only buffers there pushes one frame in
+//     it per call (a pipeline without any has none).
 // Each call prints how many device allocations the arenas served.
 // Skips where no CUDA device is usable.
 #include "cuda_corpus.h"
@@ -142,6 +145,21 @@ protected:
         }
     }
 
+    // The arena build's host-only buffers lie in the host companion, which
+    // has a frame per call, popped; others never create one.
+    static void check_host_companion(const Pipeline &p, const harena::Arena &arena, int call) {
+        SCOPED_TRACE("(c) arena build, call " + std::to_string(call));
+        const harena::Stats host = arena.host_companion_stats();
+        if (cuda_corpus_entry(p.name).host_buffers == 0) {
+            EXPECT_EQ(host.capacity, 0u) << "a host companion without host buffers planned";
+            return;
+        }
+        EXPECT_GT(host.high_water, 0u);
+        EXPECT_EQ(host.frames_pushed, uint64_t(call + 1));
+        EXPECT_EQ(host.frame_depth, 0u);
+        EXPECT_EQ(host.bytes_in_use, 0u);
+    }
+
     // In a scope, every device allocation of a call but the argument
     // buffers' (on the first call) comes from the arena, and no argument
     // buffer's device memory is freed.
@@ -215,6 +233,7 @@ TEST_P(GpuCorpus, ScopedAndPlannedMatchHalideOnEveryCall) {
         planned.calls.push_back(counted([&] { return p.planned(planned_arena.get(), planned.workload); }));
         check_call(planned, ref, planned_arena);
         const CallCounts &c = planned.calls.back();
+        check_host_companion(p, planned_arena, call);
 
         std::printf("[ corpus   ] %s call %d: (b) %llu device allocations from the arena; (c) %llu from the arena, "
                     "%llu from Halide's allocator, %d cuMemAlloc\n",

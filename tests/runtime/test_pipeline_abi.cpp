@@ -165,6 +165,9 @@ TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_NVTX_ATTACHED, harena_nvtx_attached);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_SLICE, harena_pipeline_slice);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_SLICES_END, harena_pipeline_slices_end);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_ENTER, harena_pipeline_host_enter);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_BASE, harena_pipeline_host_base);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR, harena_pipeline_host_exit_as_destructor);
 }
 
 // The default every side uses: the pass, harena_options_init and the C++ layer.

@@ -159,6 +159,16 @@ public:
         detail::check(harena_get_stats(arena_, &s));
         return s;
     }
+    // A device arena's host companion (harena/runtime.h): host memory for
+    // its planned pipelines' host-only buffers.
+    void reserve_host_companion(std::uint64_t bytes) {
+        detail::check(harena_reserve_host_companion(arena_, bytes));
+    }
+    [[nodiscard]] Stats host_companion_stats() const {
+        Stats s;
+        detail::check(harena_get_host_companion_stats(arena_, &s));
+        return s;
+    }
     void reset_stats() {
         detail::check(harena_reset_stats(arena_));
     }

@@ -66,6 +66,9 @@ enum harena_pipeline_traits {
 #define HARENA_ABI_NVTX_ATTACHED "harena_nvtx_attached"
 #define HARENA_ABI_PIPELINE_SLICE "harena_pipeline_slice"
 #define HARENA_ABI_PIPELINE_SLICES_END "harena_pipeline_slices_end"
+#define HARENA_ABI_PIPELINE_HOST_ENTER "harena_pipeline_host_enter"
+#define HARENA_ABI_PIPELINE_HOST_BASE "harena_pipeline_host_base"
+#define HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR "harena_pipeline_host_exit_as_destructor"
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
  * quoted in the message only; traits: enum harena_pipeline_traits) and
@@ -80,6 +83,30 @@ enum harena_pipeline_traits {
 int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
                           uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment);
+
+/* Host-only buffers of a planned GPU pipeline (a CPU stage between GPU
+ * stages) lie in its arena's host companion (harena/runtime.h), laid out by a
+ * plan of their own: right after harena_pipeline_enter succeeded, the
+ * pipeline pushes a frame of `bytes` (this run's need; worst_case_bytes, 0
+ * for none, sizes a companion created here and is quoted in messages) on the
+ * companion, creating it if there is none. `buffers` names those buffers for
+ * messages. HARENA_ERROR_OVERFLOW, naming the pipeline, buffers and bytes,
+ * when the companion cannot hold the frame and cannot grow (it grows only
+ * while no frame is pushed on it);
+ * HARENA_ERROR_OUT_OF_MEMORY when it cannot be allocated; in both cases the
+ * companion is left as it was. Pipelines that plan no host buffer never call
+ * these. */
+int harena_pipeline_host_enter(void *user_context, const char *pipeline, const char *buffers, uint64_t bytes,
+                               uint64_t worst_case_bytes);
+
+/* Address of the companion frame the innermost harena_pipeline_host_enter
+ * pushed; 0 after reporting an error if there is none. */
+uint64_t harena_pipeline_host_base(void *user_context);
+
+/* Pops the companion frame based at frame_base_as_pointer, which must be the
+ * companion's top frame. Registered as a destructor so that it runs on
+ * success and error paths. */
+void harena_pipeline_host_exit_as_destructor(void *user_context, void *frame_base_as_pointer);
 
 /* For planned buffers Halide keeps on host and device: frees the host part
  * (halide_free) and detaches the device part, an arena slice. Called by

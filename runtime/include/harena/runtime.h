@@ -16,14 +16,16 @@
  * entry point answers to a wrong argument: docs/misuse.md.
  *
  * Thread safety: harena_alloc, harena_alloc_buffer, harena_free, harena_find,
- * harena_get_stats, harena_scope_attach (and the end of an attached scope)
- * may run on several threads at once; allocation and free take no lock, and
- * bytes one thread frees are ordered (release/acquire) before another
- * thread's allocation of them. Pushing and popping (directly, through
- * harena_scope_begin / harena_scope_end, or through the planned-pipeline
- * entry points), harena_reset_stats, harena_shrink_to_fit and harena_destroy
- * of one arena must not run concurrently with each other or with allocations
- * in that arena. Different arenas are independent.
+ * harena_get_stats, harena_get_host_companion_stats, harena_scope_attach (and
+ * the end of an attached scope) may run on several threads at once;
+ * allocation and free take no lock, and bytes one thread frees are ordered
+ * (release/acquire) before another thread's allocation of them. Pushing and
+ * popping (directly, through harena_scope_begin / harena_scope_end, or
+ * through the planned-pipeline entry points, which also push and pop the host
+ * companion's frames), harena_reserve_host_companion, harena_reset_stats,
+ * harena_shrink_to_fit and harena_destroy of one arena must not run
+ * concurrently with each other or with allocations in that arena. Different
+ * arenas are independent.
  */
 #ifndef HARENA_RUNTIME_H
 #define HARENA_RUNTIME_H
@@ -249,7 +251,32 @@ typedef struct harena_stats {
  * multiple of 4096 takes to return. */
 int harena_get_stats(const harena_arena *arena, harena_stats *stats);
 
-/* Zeroes the counters; high_water restarts from bytes_in_use. */
+/* A device arena's host companion: host memory for the host-only buffers of
+ * the GPU pipelines planned into the arena (a CPU stage between GPU stages,
+ * listed in the plan report as planned in the host companion), with a stack
+ * of frames of its own, one per planned call. Created by the first call that
+ * needs host bytes, at that call's worst case (its bytes where it has none),
+ * or beforehand by harena_reserve_host_companion; freed with the arena. A
+ * call that needs more than it holds while no other planned call is inside
+ * it grows it, whatever the arena's options: nothing outside a call holds
+ * its addresses. Plain host memory, aligned as the arena. It is pushed and
+ * popped only by the planned-pipeline entry points, so it has its arena's
+ * thread-safety contract (above). harena_shrink_to_fit leaves it as it is.
+ *
+ * harena_reserve_host_companion creates it with at least `bytes`, or replaces
+ * an idle one's region by one that large (addresses handed out before are not
+ * valid after); HARENA_ERROR_INVALID_ARGUMENT for a host arena, which holds
+ * its pipelines' host buffers itself. Not concurrently with planned calls in
+ * the arena. */
+int harena_reserve_host_companion(harena_arena *arena, uint64_t bytes);
+
+/* The host companion's statistics (all zero while it does not exist):
+ * capacity, bytes_in_use, high_water (what to reserve), frames, overflows
+ * and grows. Read like harena_get_stats. */
+int harena_get_host_companion_stats(const harena_arena *arena, harena_stats *stats);
+
+/* Zeroes the counters (the host companion's too); high_water restarts from
+ * bytes_in_use. */
 int harena_reset_stats(harena_arena *arena);
 
 /* Writes a human-readable summary (as snprintf: truncated to size, always

@@ -1,5 +1,10 @@
 #include "cuda_corpus.h"
 
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+
 #include "corpus_auto_exposure_cuda_arena.arena.h"
 #include "corpus_auto_exposure_cuda_arena.h"
 #include "corpus_auto_exposure_cuda_plain.h"
@@ -50,6 +55,10 @@ CudaCorpusEntry cuda_entry(const char *name, bool capturable, const char *plan_j
     e.plan_json = plan_json;
     e.lower_bound = lower_bound;
     e.planned_buffers = planned_buffers;
+    // The header defines ARENA_HOST_BUFFERS only where there are some.
+    const char *key = "\"host_buffers_planned\": ";
+    const char *host = std::strstr(plan_json, key);
+    e.host_buffers = host != nullptr ? std::atoi(host + std::strlen(key)) : 0;
     return e;
 }
 
@@ -79,6 +88,15 @@ const std::vector<CudaCorpusEntry> &cuda_corpus() {
 }
 
 #undef CUDA_CORPUS_ENTRY
+
+const CudaCorpusEntry &cuda_corpus_entry(const char *name) {
+    for (const CudaCorpusEntry &e : cuda_corpus()) {
+        if (std::strcmp(e.pipeline.name, name) == 0) {
+            return e;
+        }
+    }
+    throw std::invalid_argument(std::string("no CUDA corpus pipeline is named ") + name);
+}
 
 const std::vector<Pipeline> &cuda_pipelines() {
     static const std::vector<Pipeline> pipelines = [] {

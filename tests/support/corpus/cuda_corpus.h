@@ -17,10 +17,14 @@ struct CudaCorpusEntry {
     const char *plan_json = nullptr;  // the plan report
     uint64_t lower_bound = 0;         // ARENA_LOWER_BOUND
     int planned_buffers = 0;          // ARENA_BUFFERS
+    int host_buffers = 0;             // of those, host-only ones in the arena's host companion
 };
 
 // In generators/corpus's order.
 const std::vector<CudaCorpusEntry> &cuda_corpus();
+
+// The entry of the pipeline named `name`.
+const CudaCorpusEntry &cuda_corpus_entry(const char *name);
 
 // The pipelines of cuda_corpus(), for parameterized tests.
 const std::vector<Pipeline> &cuda_pipelines();
