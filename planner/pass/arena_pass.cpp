@@ -112,7 +112,7 @@ Stmt rewrite(const Stmt &s, const Planning &planning, const Plan &plan, const Pa
     entry.device_target = options.device_target;
     entry.slice_names = slice_names(options.pipeline_name, planning.planned);
     Stmt result = open_frame(s, placed, layout, entry);
-    Checks checks{checks_on(), slice_table()};
+    Checks checks{checks_on(), slice_table(), options.device_target};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
     if (report.capturable) {
         result = route_key_host_buffers(result, key_host_buffers(s));

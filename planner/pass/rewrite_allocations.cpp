@@ -71,7 +71,7 @@ private:
 
     Stmt visit(const Free *op) override {
         auto it = placement_of.find(op->name);
-        if (it == placement_of.end()) {
+        if (it == placement_of.end() || !checks.frees) {
             return IRMutator::visit(op);
         }
         const Placement &p = *it->second;
