@@ -14,13 +14,15 @@ gens=("$1")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 declare -A times
+TIMEFORMAT='%3U %3S'
 for ((i = 0; i < runs; i++)); do
   for g in "${!gens[@]}"; do
     for variant in plain arena; do
       target="$base-no_runtime"
       [[ $variant == arena ]] && target="$base-arena-no_runtime"
-      elapsed=$(/usr/bin/time -f "%U %S" "${gens[$g]}" -g "$name" -o "$out" -e object,c_header -f "${name}_$variant" \
-                  "target=$target" harena.trace=0 2>&1 >/dev/null | awk 'END {printf "%d", ($1 + $2) * 1000}')
+      # bash's time reads the child's CPU time to the millisecond (GNU time prints hundredths).
+      elapsed=$({ time "${gens[$g]}" -g "$name" -o "$out" -e object,c_header -f "${name}_$variant" \
+                    "target=$target" harena.trace=0 >/dev/null 2>&1; } 2>&1 | awk 'END {printf "%d", ($1 + $2) * 1000}')
       times[$g.$variant]+="$elapsed "
     done
   done
