@@ -160,7 +160,7 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
         entry.host_worst_case_bytes = report.host_bounded ? report.host_arena_bytes : 0;
     }
     Stmt result = open_frame(s, placed, layout, entry);
-    Checks checks{checks_on(), slice_table()};
+    Checks checks{checks_on(), slice_table(), options.device_target};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
     if (report.capturable) {
         result = route_key_host_buffers(result, key_host_buffers(s));

@@ -68,16 +68,32 @@ private:
     // writes (host allocations, see buffer_census.cpp); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
         if (p.host_base.defined()) {
-            return s;
+            return with_size_check(c, p, s);  // a host companion's slice: no band, no checker
         }
-        Expr bytes = c.size.defined() ? cast(UInt(64), c.size) - make_const(UInt(64), padding) : p.bytes;
+        const Expr size = created_size(c, p);
+        Expr bytes = size.defined() ? size - make_const(UInt(64), padding) : p.bytes;
         Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
-        return Block::make(reported(live), s);
+        return with_size_check(c, p, Block::make(reported(live), s));
+    }
+
+    // The buffer's size where it is created (UInt(64)), undefined where the
+    // census has none. Where that size is checked against the slice, it is
+    // bound once for the check and the event (nothing eliminates common
+    // subexpressions after this pass).
+    static Expr created_size(const Candidate &c, const Placement &p) {
+        if (!c.size.defined()) {
+            return Expr();
+        }
+        return c.check_where_created ? Variable::make(UInt(64), created_name(p)) : cast(UInt(64), c.size);
+    }
+
+    static std::string created_name(const Placement &p) {
+        return "harena.created." + std::to_string(p.slice);
     }
 
     Stmt visit(const Free *op) override {
         auto it = placement_of.find(op->name);
-        if (it == placement_of.end() || it->second->host_base.defined()) {
+        if (it == placement_of.end() || it->second->host_base.defined() || !checks.frees) {
             return IRMutator::visit(op);
         }
         const Placement &p = *it->second;
@@ -126,21 +142,22 @@ private:
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     new_expr, free_function);
         const int padding = c.kind == BufferKind::Host ? 3 * op->type.bytes() : 0;
-        return with_size_check(c, it->second.bytes, with_checks(c, it->second, alloc, padding));
+        return with_checks(c, it->second, alloc, padding);
     }
 
     // The slice holds what the frame computed for this call. Where that is a
     // bound derived over the loops, a size above it means the bound was
     // wrong, and must never reach a kernel. Where it is the size itself the
     // check could not fail, and is left out: it would only add code.
-    static Stmt with_size_check(const Candidate &c, const Expr &slice_bytes, const Stmt &s) {
+    static Stmt with_size_check(const Candidate &c, const Placement &p, const Stmt &s) {
         if (!c.check_where_created) {
             return s;
         }
-        Expr bytes = cast(UInt(64), c.size);
+        Expr bytes = created_size(c, p);
         Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                                {StringImm::make(c.name), bytes, slice_bytes}, Call::Extern);
-        return Block::make(AssertStmt::make(bytes <= slice_bytes, error), s);
+                                {StringImm::make(c.name), bytes, p.bytes}, Call::Extern);
+        Stmt checked = Block::make(AssertStmt::make(bytes <= p.bytes, error), s);
+        return LetStmt::make(created_name(p), cast(UInt(64), c.size), checked);
     }
 
     // The host part of a buffer on host and device is Halide's; its device
@@ -160,10 +177,8 @@ private:
             ScopedBinding<> both(host_and_device_buffers, c.name);
             placement_of[c.name] = &it->second;
             Stmt body = mutate(op->body);
-            return with_size_check(c, it->second.bytes,
-                                   with_checks(c, it->second,
-                                               LetStmt::make(op->name, bind_device(op->value, it->second.offset),
-                                                             body)));
+            return with_checks(c, it->second,
+                               LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
         }
         if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));

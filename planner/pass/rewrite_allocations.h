@@ -23,9 +23,15 @@ struct Placement {
 // attached; each slice event is then reported (harena_pipeline_slice).
 // table: the call's slice table (a Handle), where an event that fails
 // records its error for the frame's end, which fails the call.
+// frees: whether frees are reported too. A memory checker (device targets)
+// must see each slice die; guard mode alone does not need to: a band is
+// checked when a later slice reuses its bytes and, at the latest, when the
+// frame ends (harena_pipeline_slices_end), so host targets report only
+// where slices are handed out.
 struct Checks {
     Halide::Expr on;
     Halide::Expr table;
+    bool frees = true;
 };
 
 // `call`, an Int(32) status bound to `name`, checked as Halide checks its
@@ -37,8 +43,9 @@ Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
 // interface planned device buffers are bound to (unused for host plans).
 // `placed` is keyed by Candidate::node. Where checks.on holds, each slice is
-// reported handed out where its buffer is created and freed where it is freed
-// (harena_pipeline_slice: its guard band and its life for a memory checker).
+// reported handed out where its buffer is created and, where checks.frees,
+// freed where it is freed (harena_pipeline_slice: its guard band and its life
+// for a memory checker).
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
                                            const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                            const Halide::Expr &base, const Halide::Expr &device_interface,

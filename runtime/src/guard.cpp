@@ -3,8 +3,8 @@
 //
 // A band is checked when its slice is freed, when a planned pipeline hands
 // out a slice over its bytes (slices of buffers never alive together share
-// bytes, so a dead buffer's band may lie inside a new buffer), and when its
-// frame pops. Whatever wrote it wrote outside a buffer: the report names the
+// bytes, so a dead buffer's band may lie inside a new buffer), when a planned
+// pipeline's frame ends (it may report no frees) and when its frame pops. Whatever wrote it wrote outside a buffer: the report names the
 // buffer, the pipeline where known and how far past the end the damage goes.
 #include "guard.h"
 
@@ -134,7 +134,14 @@ int GuardBands::release(const ArenaCore &arena, GuardCall call, uint64_t slice) 
             if (it->slice == slice) {
                 const GuardBand band = std::move(*it);
                 bands_.erase(std::next(it).base());
-                return check(arena, call, band);
+                const int err = check(arena, call, band);
+                if (!band.before) {
+                    return err;
+                }
+                // The band that starts a frame: the frame ends, and with it
+                // the slices whose frees were not reported.
+                const int rest = check_and_forget(arena, call, [&](const GuardBand &b) { return b.slice >= slice; });
+                return err ? err : rest;
             }
         }
         return HARENA_OK;

@@ -44,7 +44,8 @@ public:
     // Checks the bands of earlier slices that `band`'s bytes overlap (dead
     // buffers), fills `band` and records it.
     int slice(const ArenaCore &arena, GuardCall call, GuardBand band);
-    // Checks and forgets the band of the slice at offset `slice`.
+    // Checks and forgets the band of the slice at offset `slice`; where that
+    // band starts a frame, also the bands of every slice above it.
     int release(const ArenaCore &arena, GuardCall call, uint64_t slice);
     // Checks and forgets the bands of a frame popping at frame_offset.
     int pop(const ArenaCore &arena, GuardCall call, uint64_t frame_offset);

@@ -9,10 +9,20 @@
 
 namespace harena::detail {
 
+// Why a transcription: the override replaces halide_device_malloc, _free
+// and their _and_host_ forms in the whole program, and the public
+// halide_device_interface_t points at those same functions, so Halide's
+// default allocation is reachable only through this table: no public entry
+// point of 14 or 21 reaches it (the halide_default_* of HalideRuntime.h are
+// for host memory, errors, threads, symbols and tracing; the CUDA backend's
+// public functions wrap and detach a pointer, and allocate nothing).
+//
 // The releases whose halide_device_interface_impl_t (src/runtime/
 // device_interface.h, not installed: the public headers only declare it) has
 // exactly the layout below: 16 entries in this order, read in each release's
 // source. HalideRuntime.h names its release from Halide 15 on; 14's names none.
+// tests/runtime/test_device_impl.cpp checks every entry against the CUDA
+// backend of the release the project is built with.
 #ifdef HALIDE_VERSION_MAJOR
 static_assert(HALIDE_VERSION_MAJOR == 21,
               "halide_device_impl.h: the backend table's layout has been checked for Halide 14 and 21 only. "

@@ -1,6 +1,8 @@
 #include "ir_queries.h"
+
 #include "halide_compat.h"
 
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -137,16 +139,27 @@ int64_t Frame::evaluate(const Expr &e, const std::map<std::string, Expr> &more) 
 }
 
 Expr checked_bytes(const Stmt &s, const std::string &buffer) {
+    // The check may name the size through a let the pass binds where the
+    // buffer is created: the let's value is returned.
     class Find : public IRVisitor {
     public:
         std::string buffer;
         Expr found;
+        std::map<std::string, Expr> lets;
         using IRVisitor::visit;
+        void visit(const LetStmt *op) override {
+            lets[op->name] = op->value;
+            IRVisitor::visit(op);
+        }
         void visit(const Call *op) override {
             const StringImm *name = op->args.empty() ? nullptr : op->args[0].as<StringImm>();
             if (!found.defined() && op->name == "halide_error_buffer_allocation_too_large" && name &&
                 name->value == buffer && op->args.size() == 3) {
                 found = op->args[1];
+                const Variable *v = found.as<Variable>();
+                if (v && lets.count(v->name)) {
+                    found = lets.at(v->name);
+                }
             }
             IRVisitor::visit(op);
         }

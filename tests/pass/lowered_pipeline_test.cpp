@@ -79,6 +79,35 @@ TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
     EXPECT_NE(text.find("halide_cuda_device_interface()"), std::string::npos);
 }
 
+// harena_pipeline_slice events by their `live` argument: [0] freed, [1] handed out.
+std::vector<int> slice_events(const Stmt &s) {
+    struct Count : public IRVisitor {
+        std::vector<int> live{0, 0};
+        using IRVisitor::visit;
+        void visit(const Call *op) override {
+            if (op->name == "harena_pipeline_slice") {
+                live.at(*as_const_int(op->args.at(3)) != 0 ? 1 : 0)++;
+            }
+            IRVisitor::visit(op);
+        }
+    } count;
+    s.accept(&count);
+    return count.live;
+}
+
+// A memory checker must see each device slice die; guard mode, all a host
+// target's checks ask for, checks a band when a later slice reuses its
+// bytes or when the frame ends, so host targets report no frees.
+TEST(PassLowered, SliceFreesAreReportedForDeviceTargetsOnly) {
+    Lowered host = lower_chain(get_host_target().with_feature(Target::UserContext));
+    EXPECT_EQ(slice_events(host.stmt), (std::vector<int>{0, 2})) << harena_test::text_of(host.stmt);
+    Lowered cuda = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
+    EXPECT_EQ(slice_events(cuda.stmt), (std::vector<int>{2, 2})) << harena_test::text_of(cuda.stmt);
+    for (const Lowered *l : {&host, &cuda}) {
+        EXPECT_EQ(harena_test::count_calls(l->stmt, "harena_pipeline_slices_end"), 1);
+    }
+}
+
 TEST(PassLowered, CudaChainTakesArgumentBuffersDeviceMemoryOutsideTheFrame) {
     Lowered l = lower_chain(get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
     std::string text = harena_test::text_of(l.stmt);

@@ -66,6 +66,46 @@ TEST(RuntimePipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheF
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
+// A host target's pipeline reports slices handed out only: a band is checked
+// when a later slice reuses its bytes, failing that event, ...
+TEST(RuntimePipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBytes) {
+    HostArena a(1 << 16, guarded());
+    void *uc = a.arena;
+    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
+    const uint64_t base = harena_pipeline_base(uc);
+    harena_slice_table table{kNames, 0};
+    EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 256, 256, 100), HARENA_OK);
+    write_byte(base + 256 + 100);
+    EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 512, 512), HARENA_ERROR_GUARD_DAMAGED);
+    EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "buffer 'g'", "from 1 to 1 bytes past its end"}));
+    EXPECT_EQ(table.status, HARENA_ERROR_GUARD_DAMAGED);
+    EXPECT_EQ(harena_pipeline_slices_end(uc, &table, base), HARENA_ERROR_GUARD_DAMAGED);
+    harena_pipeline_exit_as_destructor(uc, reinterpret_cast<void *>(base));
+    EXPECT_EQ(a.stats().guard_damaged, 1u);
+}
+
+// ... or, where none does, when the frame ends, which fails the call.
+TEST(RuntimePipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRecorded) {
+    HostArena a(1 << 16, guarded());
+    void *uc = a.arena;
+    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
+    const uint64_t base = harena_pipeline_base(uc);
+    harena_slice_table table{kNames, 0};
+    EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 256, 256), HARENA_OK);
+    EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 768, 256, 100), HARENA_OK);
+    write_byte(base + 768 + 100);
+    EXPECT_EQ(table.status, HARENA_OK);
+    EXPECT_EQ(harena_pipeline_slices_end(uc, &table, base), HARENA_ERROR_GUARD_DAMAGED);
+    EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "buffer 'g'", "from 1 to 1 bytes past its end"}));
+    EXPECT_EQ(a.stats().guard_damaged, 1u);
+    // Checked once: the pop finds nothing left to check.
+    const uint64_t checks = a.stats().guard_checks;
+    harena_pipeline_exit_as_destructor(uc, reinterpret_cast<void *>(base));
+    EXPECT_EQ(a.stats().guard_checks, checks);
+    EXPECT_EQ(a.stats().guard_damaged, 1u);
+    EXPECT_EQ(a.stats().frame_depth, 0u);
+}
+
 TEST(RuntimePipelineSlices, WithGuardModeOffEventsCheckNothing) {
     HostArena a(1 << 16);
     void *uc = a.arena;

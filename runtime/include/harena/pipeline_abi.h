@@ -155,7 +155,8 @@ int harena_guard_slice(void *user_context, const char *pipeline, const char *buf
 
 /* The slice at `address` is freed: checks its band and forgets it (0 when no
  * band is recorded there). At the frame's base (harena_pipeline_base) it
- * checks the band that starts the frame, which a pipeline does before it
+ * checks the band that starts the frame and those of the frame's slices still
+ * recorded (whose frees were not reported), which a pipeline does before it
  * returns so that a damaged one fails the call. */
 int harena_guard_check(void *user_context, uint64_t address);
 
@@ -163,7 +164,10 @@ int harena_guard_check(void *user_context, uint64_t address);
  * either is on in the call (its band, harena_pipeline_guard_bytes, is
  * nonzero or harena_nvtx_attached is). The pipeline builds one slice table
  * per call where its frame opens, reports each slice event on it, and ends
- * with harena_pipeline_slices_end before it returns. */
+ * with harena_pipeline_slices_end before it returns. Pipelines for device
+ * targets report every slice handed out and freed; those for host targets,
+ * where only guard mode asks, report slices handed out only (a band is then
+ * checked when a later slice reuses its bytes, or when the frame ends). */
 struct harena_slice_table {
     /* A constant of the pipeline: its name, then the buffer of each slice in
      * index order, each line ended by '\n'. */
@@ -187,8 +191,9 @@ int harena_pipeline_slice(void *user_context, struct harena_slice_table *table, 
 
 /* Before a successful return: the first error of the call's slice events,
  * else, in guard mode, the check of the band that starts the frame based at
- * frame_base (harena_guard_check), so that a damaged band fails the call: the
- * frame's pop can only report. */
+ * frame_base and of the bands of its slices not reported freed
+ * (harena_guard_check), so that a damaged band fails the call: the frame's
+ * pop can only report. */
 int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *table, uint64_t frame_base);
 
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
