@@ -110,13 +110,22 @@ Expr pipeline_base() {
     return HARENA_CALL(harena_pipeline_base, HARENA_ABI_PIPELINE_BASE, user_context());
 }
 
-Expr register_pipeline_exit(const Expr &base) {
-    // Halide calls a destructor with the user_context and the registered value.
-    Extern<decltype(harena_pipeline_exit_as_destructor)>::check(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR,
-                                                                {user_context(), reinterpret(Handle(), base)});
-    return Call::make(Handle(), Call::register_destructor,
-                      {StringImm::make(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR), reinterpret(Handle(), base)},
+namespace {
+
+// Registers `name`, the runtime's function of type Fn, as a destructor of
+// `base`: Halide calls it with the user_context and the registered value.
+template<typename Fn>
+Expr register_frame_exit(const char *name, const Expr &base) {
+    Extern<Fn>::check(name, {user_context(), reinterpret(Handle(), base)});
+    return Call::make(Handle(), Call::register_destructor, {StringImm::make(name), reinterpret(Handle(), base)},
                       Call::Intrinsic);
+}
+
+}  // namespace
+
+Expr register_pipeline_exit(const Expr &base) {
+    return register_frame_exit<decltype(harena_pipeline_exit_as_destructor)>(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR,
+                                                                             base);
 }
 
 Expr pipeline_host_enter(const std::string &pipeline, const std::string &buffers, const Expr &bytes,
@@ -130,11 +139,8 @@ Expr pipeline_host_base() {
 }
 
 Expr register_pipeline_host_exit(const Expr &base) {
-    Extern<decltype(harena_pipeline_host_exit_as_destructor)>::check(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR,
-                                                                     {user_context(), reinterpret(Handle(), base)});
-    return Call::make(Handle(), Call::register_destructor,
-                      {StringImm::make(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR), reinterpret(Handle(), base)},
-                      Call::Intrinsic);
+    return register_frame_exit<decltype(harena_pipeline_host_exit_as_destructor)>(
+        HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR, base);
 }
 
 Expr guard_bytes() {

@@ -24,14 +24,25 @@ void write_byte(uint64_t address) {
 
 constexpr const char *kNames = "p\nf\ng\n";
 
+// Pipeline 'p' (buffers f and g) entered on a host arena: its frame's base
+// and its call's slice table.
+struct EnteredCall {
+    explicit EnteredCall(const harena_options &options)
+        : a(1 << 16, options), uc(a.arena) {
+        EXPECT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
+        base = harena_pipeline_base(uc);
+    }
+    HostArena a;
+    void *uc;
+    uint64_t base = 0;
+    harena_slice_table table{kNames, 0};
+};
+
 }  // namespace
 
 TEST(RuntimePipelineSlices, AnOverrunIsReportedAtFreeNamingTheBufferAndFailsTheFramesEnd) {
-    HostArena a(1 << 16, guarded());
-    void *uc = a.arena;
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
-    const uint64_t base = harena_pipeline_base(uc);
-    harena_slice_table table{kNames, 0};
+    EnteredCall call(guarded());
+    auto &[a, uc, base, table] = call;
     // g (index 1) at one band into the frame: 100 bytes used of a 256-byte slice.
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 256, 256, 100), HARENA_OK);
     for (uint64_t i = 100; i < 256 + 256; i++) {
@@ -51,11 +62,8 @@ TEST(RuntimePipelineSlices, AnOverrunIsReportedAtFreeNamingTheBufferAndFailsTheF
 }
 
 TEST(RuntimePipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheFrame) {
-    HostArena a(1 << 16, guarded());
-    void *uc = a.arena;
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
-    const uint64_t base = harena_pipeline_base(uc);
-    harena_slice_table table{kNames, 0};
+    EnteredCall call(guarded());
+    auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 256, 256), HARENA_OK);
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 0, base + 256, 0, 0), HARENA_OK);
     EXPECT_EQ(table.status, HARENA_OK);
@@ -69,11 +77,8 @@ TEST(RuntimePipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheF
 // A host target's pipeline reports slices handed out only: a band is checked
 // when a later slice reuses its bytes, failing that event, ...
 TEST(RuntimePipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBytes) {
-    HostArena a(1 << 16, guarded());
-    void *uc = a.arena;
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
-    const uint64_t base = harena_pipeline_base(uc);
-    harena_slice_table table{kNames, 0};
+    EnteredCall call(guarded());
+    auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 256, 256, 100), HARENA_OK);
     write_byte(base + 256 + 100);
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 512, 512), HARENA_ERROR_GUARD_DAMAGED);
@@ -86,11 +91,8 @@ TEST(RuntimePipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBy
 
 // ... or, where none does, when the frame ends, which fails the call.
 TEST(RuntimePipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRecorded) {
-    HostArena a(1 << 16, guarded());
-    void *uc = a.arena;
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
-    const uint64_t base = harena_pipeline_base(uc);
-    harena_slice_table table{kNames, 0};
+    EnteredCall call(guarded());
+    auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 256, 256), HARENA_OK);
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 768, 256, 100), HARENA_OK);
     write_byte(base + 768 + 100);
@@ -107,11 +109,8 @@ TEST(RuntimePipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRec
 }
 
 TEST(RuntimePipelineSlices, WithGuardModeOffEventsCheckNothing) {
-    HostArena a(1 << 16);
-    void *uc = a.arena;
-    ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
-    const uint64_t base = harena_pipeline_base(uc);
-    harena_slice_table table{kNames, 0};
+    EnteredCall call(HostArena::defaults());
+    auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base, 256, 100), HARENA_OK);
     write_byte(base + 100);
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 0, base, 0, 0), HARENA_OK);
