@@ -18,26 +18,24 @@ std::vector<std::string> workloads_of(const std::vector<ThreadRow> &rows) {
     return names;
 }
 
-std::vector<int> thread_counts(const std::vector<ThreadRow> &rows) {
-    std::vector<int> counts;
+// The distinct values of one field of the rows, ascending.
+std::vector<int> distinct(const std::vector<ThreadRow> &rows, int ThreadRow::*field) {
+    std::vector<int> values;
     for (const ThreadRow &r : rows) {
-        if (std::find(counts.begin(), counts.end(), r.threads) == counts.end()) {
-            counts.push_back(r.threads);
+        if (std::find(values.begin(), values.end(), r.*field) == values.end()) {
+            values.push_back(r.*field);
         }
     }
-    std::sort(counts.begin(), counts.end());
-    return counts;
+    std::sort(values.begin(), values.end());
+    return values;
+}
+
+std::vector<int> thread_counts(const std::vector<ThreadRow> &rows) {
+    return distinct(rows, &ThreadRow::threads);
 }
 
 std::vector<int> device_counts(const std::vector<ThreadRow> &rows) {
-    std::vector<int> counts;
-    for (const ThreadRow &r : rows) {
-        if (std::find(counts.begin(), counts.end(), r.devices) == counts.end()) {
-            counts.push_back(r.devices);
-        }
-    }
-    std::sort(counts.begin(), counts.end());
-    return counts;
+    return distinct(rows, &ThreadRow::devices);
 }
 
 const ThreadRow *find(const std::vector<ThreadRow> &rows, const std::string &workload, const std::string &regime,

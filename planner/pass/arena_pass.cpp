@@ -125,6 +125,16 @@ std::string host_buffer_names(const std::vector<const Candidate *> &planned) {
     return names;
 }
 
+// Each of a plan's buffers at its slice of the call's layout, in the frame
+// based at host_base (undefined: the arena's frame).
+void place(std::map<const IRNode *, Placement> &placed, const Planning &planning, const RunLayout &layout,
+           const Expr &host_base) {
+    for (size_t k = 0; k < planning.planned.size(); k++) {
+        placed[planning.planned[k]->node] =
+            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k), host_base};
+    }
+}
+
 // Each planned buffer becomes a slice at this call's offset (the plan
 // replayed for the call's sizes, run_layout.h) of a frame the pipeline
 // opens just before it uses the first of them: in the arena, or for a GPU
@@ -135,17 +145,11 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
         return s;
     }
     RunLayout layout = run_layout(planning.problem, plans.plan, planning.planned, options.alignment);
-    std::map<const IRNode *, Placement> placed;
-    for (size_t k = 0; k < planning.planned.size(); k++) {
-        placed[planning.planned[k]->node] =
-            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k), Expr()};
-    }
     RunLayout host_layout =
         run_layout(host_planning.problem, plans.host_plan, host_planning.planned, options.alignment, "harena.host.", false);
-    for (size_t k = 0; k < host_planning.planned.size(); k++) {
-        placed[host_planning.planned[k]->node] =
-            Placement{host_planning.planned[k], host_layout.offsets[k], host_layout.sizes[k], 0, host_frame_base()};
-    }
+    std::map<const IRNode *, Placement> placed;
+    place(placed, planning, layout, Expr());
+    place(placed, host_planning, host_layout, host_frame_base());
     FrameEntry entry;
     entry.pipeline = options.pipeline_name;
     entry.device_interface = planned_device_interface(s, options.device_target);

@@ -88,7 +88,7 @@ private:
     }
 
     static std::string created_name(const Placement &p) {
-        return "harena.created." + std::to_string(p.slice);
+        return (p.host_base.defined() ? "harena.host.created." : "harena.created.") + std::to_string(p.slice);
     }
 
     Stmt visit(const Free *op) override {

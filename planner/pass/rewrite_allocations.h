@@ -10,7 +10,7 @@ struct Placement {
     const Candidate *candidate = nullptr;
     Halide::Expr offset;  // UInt(64) from the frame's base, computed where the frame opens
     Halide::Expr bytes;   // UInt(64): the slice's bytes in this call, computed there too
-    uint32_t slice = 0;   // its index in the frame's slice table (harena/pipeline_abi.h)
+    uint32_t slice = 0;   // its index in its frame's plan (for the arena, in the slice table: harena/pipeline_abi.h)
     // Host-only buffers of GPU pipelines: the base of the call's frame in the
     // arena's host companion, which `offset` counts from. Such a slice has no
     // slice events: the slice table, guard bands and memory checkers are the

@@ -4,8 +4,9 @@
 // A band is checked when its slice is freed, when a planned pipeline hands
 // out a slice over its bytes (slices of buffers never alive together share
 // bytes, so a dead buffer's band may lie inside a new buffer), when a planned
-// pipeline's frame ends (it may report no frees) and when its frame pops. Whatever wrote it wrote outside a buffer: the report names the
-// buffer, the pipeline where known and how far past the end the damage goes.
+// pipeline's frame ends (it may report no frees) and when its frame pops.
+// Whatever wrote it wrote outside a buffer: the report names the buffer, the
+// pipeline where known and how far past the end the damage goes.
 #include "guard.h"
 
 #include <algorithm>

@@ -37,14 +37,18 @@ const std::vector<CUcontext> &device_contexts() {
     return contexts;
 }
 
+// What the driver says of a device address (CU_POINTER_ATTRIBUTE_*), or
+// `otherwise` where it cannot.
+template<typename T>
+T pointer_attribute(uint64_t address, CUpointer_attribute attribute, T otherwise) {
+    static const auto get = harena::detail::cuda_symbol<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
+    T value = otherwise;
+    return get != nullptr && get(&value, attribute, address) == CUDA_SUCCESS ? value : otherwise;
+}
+
 // The ordinal of the device whose memory holds a device address.
 int device_of(uint64_t address) {
-    static const auto get = harena::detail::cuda_symbol<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
-    int ordinal = -1;
-    if (get == nullptr || get(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, address) != CUDA_SUCCESS) {
-        return -1;
-    }
-    return ordinal;
+    return pointer_attribute(address, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, -1);
 }
 
 harena::Arena arena_on(int device, uint64_t bytes) {
@@ -141,13 +145,9 @@ protected:
 };
 
 TEST_F(GpuDevices, AnArenaForAContextHasItsRegionAndItsCallsThere) {
-    using harena::detail::cuda_symbol;
-    static const auto get = cuda_symbol<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
-    ASSERT_NE(get, nullptr);
     harena::Arena arena = arena_on(0, 64 << 20);
-    CUcontext owner = nullptr;
-    ASSERT_EQ(get(&owner, CU_POINTER_ATTRIBUTE_CONTEXT, arena.base()), CUDA_SUCCESS);
-    EXPECT_EQ(owner, device_contexts()[0]) << "the region belongs to the context the arena was made for";
+    const CUcontext none = nullptr;
+    EXPECT_EQ(pointer_attribute(arena.base(), CU_POINTER_ATTRIBUTE_CONTEXT, none), device_contexts()[0]) << "the region belongs to the context the arena was made for";
     harena_cuda_binding binding{};
     ASSERT_EQ(harena_get_cuda_binding(arena.get(), &binding), HARENA_OK);
     EXPECT_EQ(binding.context, device_contexts()[0]);
