@@ -165,7 +165,8 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
     }
     Stmt result = open_frame(s, placed, layout, entry);
     Checks checks{checks_on(), slice_table(), options.device_target};
-    result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks);
+    result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks,
+                                 options.maximum_buffer_size);
     if (report.capturable) {
         result = route_key_host_buffers(result, key_host_buffers(s));
     }

@@ -44,6 +44,9 @@ struct PassOptions {
     // Byte alignment of every planned offset (harena/pipeline_abi.h says why
     // the default); the arena a call runs in must be aligned at least as much.
     uint64_t alignment = HARENA_DEFAULT_ALIGNMENT;
+    // The largest buffer, in bytes, the target allows
+    // (Target::maximum_buffer_size(): 2^31 - 1 unless large_buffers).
+    uint64_t maximum_buffer_size = (uint64_t(1) << 31) - 1;
     // 0: silent; 1: a summary line; 2: one line per buffer saying why it was or
     // was not planned.
     int trace = 1;

@@ -49,6 +49,7 @@ void attach_arena(Halide::Pipeline pipeline, const Halide::Target &target,
     if (c.arena) {
         PassOptions options = c.options;
         options.device_target = target.has_gpu_feature();
+        options.maximum_buffer_size = static_cast<uint64_t>(target.maximum_buffer_size());
         pipeline.add_custom_lowering_pass(new CountedPass(options));
     }
 }

@@ -33,8 +33,9 @@ bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &
 
 class RewriteAllocations : public IRMutator {
 public:
-    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c)
-        : placed(p), base(b), device_interface(i), checks(c) {
+    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c,
+                       uint64_t maximum_buffer_size)
+        : placed(p), base(b), device_interface(i), checks(c), maximum_buffer_size(maximum_buffer_size) {
     }
 
     using IRMutator::visit;
@@ -43,9 +44,11 @@ private:
     const std::map<const IRNode *, Placement> &placed;
     Expr base, device_interface;
     const Checks &checks;
-    Scope<> device_buffers;                                 // planned device buffers in scope
-    Scope<> host_and_device_buffers;                        // those of them Halide also keeps on the host
-    std::map<std::string, const Placement *> placement_of;  // of every planned buffer, by the name its Free uses
+    const uint64_t maximum_buffer_size;
+    Scope<> bound_by_let;                   // planned buffers in scope whose name a let binds to their slice
+    Scope<> device_buffers;                 // planned device buffers in scope
+    Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
+    Scope<const Placement *> placement_of;  // of each planned buffer in scope, by the name its Free uses
 
     Expr slice(const Expr &offset) const {
         return base + offset;
@@ -91,58 +94,89 @@ private:
         return (p.host_base.defined() ? "harena.host.created." : "harena.created.") + std::to_string(p.slice);
     }
 
+    // A slice bound by a let has no allocation to free; others free what
+    // Halide still allocates for them (the host side of a device buffer).
     Stmt visit(const Free *op) override {
-        auto it = placement_of.find(op->name);
-        if (it == placement_of.end() || it->second->host_base.defined() || !checks.frees) {
+        if (!placement_of.contains(op->name)) {
             return IRMutator::visit(op);
         }
-        const Placement &p = *it->second;
+        const Placement &p = *placement_of.get(op->name);
+        const Stmt freed = bound_by_let.contains(op->name) ? Evaluate::make(0) : Stmt(op);
+        if (p.host_base.defined() || !checks.frees) {
+            return freed;
+        }
         const Expr zero = make_zero(UInt(64));
-        Expr freed = runtime_calls::pipeline_slice(checks.table, p.slice, 0, slice(p.offset), zero, zero);
-        return Block::make(reported(freed), op);
+        Expr event = runtime_calls::pipeline_slice(checks.table, p.slice, 0, slice(p.offset), zero, zero);
+        return Block::make(reported(event), freed);
     }
 
+    // A planned buffer whose host memory is the slice (a host buffer), or is
+    // never touched (a device-only buffer), is no allocation: its name is
+    // bound by a let to the slice's address, which is what codegen would
+    // bind for an Allocate. Halide would emit for each Allocate a size
+    // check, a null check and a destructor on every error path; a let needs
+    // none of them, and a host buffer gets its size check here.
     Stmt visit(const Allocate *op) override {
         auto it = placed.find(op);
         if (it == placed.end()) {
             return IRMutator::visit(op);
         }
-        const Candidate &c = *it->second.candidate;
-        const Expr &offset = it->second.offset;
-        Stmt body;
-        Expr new_expr = op->new_expr;
-        std::string free_function = op->free_function;
+        const Placement &p = it->second;
+        const Candidate &c = *p.candidate;
         if (c.kind == BufferKind::Host) {
-            placement_of[op->name] = &it->second;
-            body = mutate(op->body);
-            new_expr = reinterpret(Handle(), address(it->second));
-            free_function = halide_names::kNopFree;
-        } else if (is_buffer_object(op)) {
+            ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+            ScopedBinding<> let(bound_by_let, op->name);
+            Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
+            return with_allocation_size_check(op, c, with_checks(c, p, bound, 3 * op->type.bytes()));
+        }
+        if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound
             // where it is created; the arena, not its destructor, owns it.
             std::string buffer = buffer_owner(op->name);
             ScopedBinding<> bind(device_buffers, buffer);
-            placement_of[buffer] = &it->second;
-            body = mutate(op->body);
-            new_expr = bind_device(op->new_expr, offset);
-            free_function = halide_names::kNopFree;
-        } else {
-            ScopedBinding<> bind(device_buffers, op->name);
-            placement_of[op->name] = &it->second;
-            body = mutate(op->body);
-            if (is_const_zero(op->condition)) {
-                // Device-only: the host side is never touched. Naming the slice
-                // here (never dereferenced on the host) spares the zero-byte
-                // halide_malloc codegen would otherwise emit every run; codegen
-                // wants a non-constant pointer for the no-op destructor.
-                new_expr = reinterpret(Handle(), slice(offset));
-                free_function = halide_names::kNopFree;
-            }
+            ScopedBinding<const Placement *> place(placement_of, buffer, &p);
+            Stmt body = mutate(op->body);
+            return with_checks(c, p,
+                               Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
+                                              bind_device(op->new_expr, p.offset), halide_names::kNopFree));
         }
-        Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
-                                    new_expr, free_function);
-        const int padding = c.kind == BufferKind::Host ? 3 * op->type.bytes() : 0;
-        return with_checks(c, it->second, alloc, padding);
+        ScopedBinding<> bind(device_buffers, op->name);
+        ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+        const bool device_only = is_const_zero(op->condition);
+        ScopedBinding<> let(device_only, bound_by_let, op->name);
+        Stmt body = mutate(op->body);
+        if (device_only) {
+            // Device-only: the host side is never touched; its name is bound
+            // to the slice (never dereferenced on the host).
+            return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), slice(p.offset)), body));
+        }
+        return with_checks(c, p, Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body, op->new_expr, op->free_function));
+    }
+
+    // The check codegen makes of a host Allocate's size: the bytes of its
+    // extents, without overflow, within the target's maximum buffer size.
+    // Left out where the size's worst case over the declared bounds is
+    // within it already.
+    Stmt with_allocation_size_check(const Allocate *op, const Candidate &c, const Stmt &s) const {
+        if (c.bounded && c.planned_bytes <= maximum_buffer_size) {
+            return s;
+        }
+        // The bytes as a 64-bit product whose high half is tracked, so that
+        // an overflow shows as a high half wider than 32 bits.
+        Expr total = make_const(UInt(64), op->type.lanes() * op->type.bytes());
+        Expr high = make_zero(UInt(64)), overflow = make_zero(UInt(64));
+        const Expr low_mask = make_const(UInt(64), (uint64_t)0xffffffff);
+        for (const Expr &e : op->extents) {
+            Expr extent = cast(UInt(64), cast(UInt(32), max(0, e)));
+            high = high * extent + (((total & low_mask) * extent) >> 32);
+            total = total * extent;
+            overflow = overflow | (high >> 32);
+        }
+        const Expr limit = make_const(UInt(64), maximum_buffer_size);
+        Expr ok = simplify((overflow == make_zero(UInt(64)) && total <= limit) || !op->condition);
+        Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
+                                {StringImm::make(op->name), simplify(total), limit}, Call::Extern);
+        return Block::make(AssertStmt::make(ok, error), s);
     }
 
     // The slice holds what the frame computed for this call. Where that is a
@@ -175,7 +209,7 @@ private:
             const Candidate &c = *it->second.candidate;
             ScopedBinding<> bind(device_buffers, c.name);
             ScopedBinding<> both(host_and_device_buffers, c.name);
-            placement_of[c.name] = &it->second;
+            ScopedBinding<const Placement *> place(placement_of, c.name, &it->second);
             Stmt body = mutate(op->body);
             return with_checks(c, it->second,
                                LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
@@ -184,7 +218,7 @@ private:
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
         if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
-            const Expr &offset = placement_of.at(owner)->offset;
+            const Expr &offset = placement_of.get(owner)->offset;
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
         if (is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
@@ -240,8 +274,8 @@ Stmt checked_call(const std::string &name, const Expr &call, const Expr &when) {
 }
 
 Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
-                         const Expr &device_interface, const Checks &checks) {
-    return RewriteAllocations(placed, base, device_interface, checks).mutate(s);
+                         const Expr &device_interface, const Checks &checks, uint64_t maximum_buffer_size) {
+    return RewriteAllocations(placed, base, device_interface, checks, maximum_buffer_size).mutate(s);
 }
 
 }  // namespace harena

@@ -41,7 +41,9 @@ Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr 
                                     const Halide::Expr &when = Halide::Expr());
 
 // `base` is the arena frame's address (UInt(64)); `device_interface` the
-// interface planned device buffers are bound to (unused for host plans).
+// interface planned device buffers are bound to (unused for host plans);
+// `maximum_buffer_size` the target's (Target::maximum_buffer_size), which
+// bounds a host buffer's bytes as codegen would check them.
 // `placed` is keyed by Candidate::node. Where checks.on holds, each slice is
 // reported handed out where its buffer is created and, where checks.frees,
 // freed where it is freed (harena_pipeline_slice: its guard band and its life
@@ -49,6 +51,6 @@ Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr 
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
                                            const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                            const Halide::Expr &base, const Halide::Expr &device_interface,
-                                           const Checks &checks);
+                                           const Checks &checks, uint64_t maximum_buffer_size);
 
 }  // namespace harena

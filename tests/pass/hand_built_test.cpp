@@ -86,14 +86,59 @@ TEST(PassHandBuilt, BufferAllocatedInsideASerialLoopGetsOneSliceForEveryIteratio
     ASSERT_EQ(r.planned_count(), 1);
     // The size follows the loop variable: the worst case takes its last value.
     EXPECT_EQ(decision(r, "c").planned_bytes, (1000u + 9u + 3u) * 4u);
-    const Allocate *c = harena_test::find_allocate(out, "c");
-    ASSERT_NE(c, nullptr);
-    EXPECT_TRUE(c->new_expr.defined());
-    EXPECT_EQ(c->free_function, "halide_device_host_nop_free");
+    // c is no allocation but a name bound to its slice, freed by nobody.
+    EXPECT_EQ(harena_test::find_allocate(out, "c"), nullptr);
+    const Expr c = harena_test::slice_binding(out, "c");
+    ASSERT_TRUE(c.defined()) << harena_test::text_of(out);
+    EXPECT_TRUE(expr_uses_var(c, "harena.base")) << c;
+    EXPECT_TRUE(expr_uses_var(c, "harena.offset.0")) << c;
     // Its slice holds the last iteration's size, computed where the frame
     // opens; each iteration's size is checked against it where c is created.
     std::string text = harena_test::text_of(out);
     EXPECT_NE(text.find("halide_error_buffer_allocation_too_large(\"c\""), std::string::npos) << text;
+}
+
+// Halide checks a heap allocation's bytes against the target's maximum
+// buffer size where it allocates; a planned buffer, bound to its slice
+// instead, is checked there by the pass, unless its worst case over the
+// declared bounds is within the maximum already.
+TEST(PassHandBuilt, APlannedHostBufferKeepsTheTargetsSizeLimitWhereItCanBeExceeded) {
+    const Expr m = Variable::make(Int(32), "m", Parameter(Int(32), false, 0, "m"));
+    Stmt s = with_bound(heap("bounded", n, heap("free", m, Block::make(store("bounded"), store("free")))));
+    PassOptions o = quiet();
+    o.maximum_buffer_size = 1000000;
+    PassReport r;
+    Stmt out = plan_arena(s, o, &r);
+    ASSERT_EQ(r.planned_count(), 2);
+    std::vector<Expr> limits;
+    for (const auto &args : harena_test::call_arguments(out, "halide_error_buffer_allocation_too_large")) {
+        if (is_const(args[2])) {
+            EXPECT_EQ(harena_test::name_in(args[0]), "free");
+            EXPECT_TRUE(is_const(args[2], 1000000)) << args[2];
+            limits.push_back(args[1]);
+        }
+    }
+    ASSERT_EQ(limits.size(), 1u) << harena_test::text_of(out);
+    // The check's condition holds up to the limit and fails beyond it, also
+    // where 32-bit arithmetic would wrap around.
+    class FindCheck : public IRVisitor {
+    public:
+        const AssertStmt *found = nullptr;
+        using IRVisitor::visit;
+        void visit(const AssertStmt *op) override {
+            const Call *c = op->message.as<Call>();
+            if (!found && c && c->name == "halide_error_buffer_allocation_too_large" && is_const(c->args[2])) {
+                found = op;
+            }
+        }
+    } find;
+    out.accept(&find);
+    const AssertStmt *check = find.found;
+    ASSERT_NE(check, nullptr);
+    for (auto [extent, ok] : {std::pair{250000, true}, {250001, false}, {1 << 30, false}, {-5, true}}) {
+        Expr holds = simplify(substitute("m", make_const(Int(32), extent), check->condition));
+        EXPECT_TRUE(is_const(holds, ok ? 1 : 0)) << extent << ": " << holds;
+    }
 }
 
 TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {

@@ -154,7 +154,7 @@ Expr checked_bytes(const Stmt &s, const std::string &buffer) {
         void visit(const Call *op) override {
             const StringImm *name = op->args.empty() ? nullptr : op->args[0].as<StringImm>();
             if (!found.defined() && op->name == "halide_error_buffer_allocation_too_large" && name &&
-                name->value == buffer && op->args.size() == 3) {
+                name->value == buffer && op->args.size() == 3 && !is_const(op->args[2])) {
                 found = op->args[1];
                 const Variable *v = found.as<Variable>();
                 if (v && lets.count(v->name)) {
@@ -217,6 +217,24 @@ const Allocate *find_allocate(const Stmt &s, const std::string &name) {
     f.name = name;
     s.accept(&f);
     return f.found;
+}
+
+Expr slice_binding(const Stmt &s, const std::string &name) {
+    class Find : public IRVisitor {
+    public:
+        std::string name;
+        Expr found;
+        using IRVisitor::visit;
+        void visit(const LetStmt *op) override {
+            if (!found.defined() && op->name == name) {
+                found = op->value;
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.name = name;
+    s.accept(&find);
+    return find.found;
 }
 
 std::string text_of(const Stmt &s) {

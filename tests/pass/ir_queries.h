@@ -27,6 +27,11 @@ int count_destructors(const Halide::Internal::Stmt &s, const std::string &destru
 // The Allocate named `name` (the first one), or null.
 const Halide::Internal::Allocate *find_allocate(const Halide::Internal::Stmt &s, const std::string &name);
 
+// The address a planned buffer named `name` is bound to: the value of the
+// first `let <name> = ...`, which takes the place of its Allocate; undefined
+// if there is none.
+Halide::Expr slice_binding(const Halide::Internal::Stmt &s, const std::string &name);
+
 // Statement text, for messages and substring checks.
 std::string text_of(const Halide::Internal::Stmt &s);
 
@@ -57,8 +62,10 @@ Halide::Expr answer_guard_bytes(const Halide::Expr &e, uint64_t bytes);
 Frame evaluate_frame(const Halide::Internal::Stmt &s, const std::map<std::string, Halide::Expr> &values,
                      uint64_t guard_bytes = 0);
 
-// The bytes the size check of planned buffer `buffer` computes where the
-// buffer is created (in terms of the loops around it); undefined if none.
+// The bytes the size check of planned buffer `buffer` against its slice
+// computes where the buffer is created (in terms of the loops around it);
+// undefined if none. (Its check against the target's maximum buffer size,
+// whose limit is a constant, is not this one.)
 Halide::Expr checked_bytes(const Halide::Internal::Stmt &s, const std::string &buffer);
 
 }  // namespace harena_test

@@ -51,10 +51,11 @@ TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
     Lowered l = lower_chain(get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(l.report.planned_count(), 2);
     for (const char *name : {"a", "b"}) {
-        const Allocate *alloc = harena_test::find_allocate(l.stmt, name);
-        ASSERT_NE(alloc, nullptr);
-        EXPECT_TRUE(alloc->new_expr.defined()) << name;
-        EXPECT_EQ(alloc->free_function, "halide_device_host_nop_free") << name;
+        // Bound to its slice: no Allocate, so nothing allocates or frees it.
+        EXPECT_EQ(harena_test::find_allocate(l.stmt, name), nullptr) << name;
+        const Expr slice = harena_test::slice_binding(l.stmt, name);
+        ASSERT_TRUE(slice.defined()) << name;
+        EXPECT_TRUE(expr_uses_var(slice, "harena.base")) << slice;
     }
     // a is (256 + 1) x 129 floats at most, plus the read-past padding.
     EXPECT_EQ(l.report.buffers[0].planned_bytes, (257u * 129u + 3u) * 4u);
@@ -69,6 +70,13 @@ TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
     EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_free"), 0) << text;
     EXPECT_EQ(harena_test::count_destructors(l.stmt, "halide_device_free_as_destructor"), 0) << text;
     EXPECT_EQ(harena_test::count_destructors(l.stmt, "harena_pipeline_exit_as_destructor"), 1) << text;
+    // Their host sides, never touched, are no allocations: nothing would
+    // allocate, check or free them on any call.
+    for (const char *name : {"a", "b"}) {
+        EXPECT_EQ(harena_test::find_allocate(l.stmt, name), nullptr) << name << "\n"
+                                                                     << text;
+        EXPECT_TRUE(harena_test::slice_binding(l.stmt, name).defined()) << name;
+    }
     // Both buffers are created bound to their slices of the frame, at offsets
     // computed for this run's sizes where the frame opens.
     for (const char *offset : {"harena.base + harena.offset.0", "harena.base + harena.offset.1"}) {
