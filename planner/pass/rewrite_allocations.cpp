@@ -1,6 +1,7 @@
 #include "rewrite_allocations.h"
 
 #include "runtime_calls.h"
+#include "size_limit.h"
 
 #include <sstream>
 
@@ -153,30 +154,12 @@ private:
         return with_checks(c, p, Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body, op->new_expr, op->free_function));
     }
 
-    // The check codegen makes of a host Allocate's size: the bytes of its
-    // extents, without overflow, within the target's maximum buffer size.
-    // Left out where the size's worst case over the declared bounds is
-    // within it already.
+    // A host buffer's size limit, checked where it is created.
     Stmt with_allocation_size_check(const Allocate *op, const Candidate &c, const Stmt &s) const {
-        if (c.bounded && c.planned_bytes <= maximum_buffer_size) {
+        if (!needs_size_limit_check(c, maximum_buffer_size)) {
             return s;
         }
-        // The bytes as a 64-bit product whose high half is tracked, so that
-        // an overflow shows as a high half wider than 32 bits.
-        Expr total = make_const(UInt(64), op->type.lanes() * op->type.bytes());
-        Expr high = make_zero(UInt(64)), overflow = make_zero(UInt(64));
-        const Expr low_mask = make_const(UInt(64), (uint64_t)0xffffffff);
-        for (const Expr &e : op->extents) {
-            Expr extent = cast(UInt(64), cast(UInt(32), max(0, e)));
-            high = high * extent + (((total & low_mask) * extent) >> 32);
-            total = total * extent;
-            overflow = overflow | (high >> 32);
-        }
-        const Expr limit = make_const(UInt(64), maximum_buffer_size);
-        Expr ok = simplify((overflow == make_zero(UInt(64)) && total <= limit) || !op->condition);
-        Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                                {StringImm::make(op->name), simplify(total), limit}, Call::Extern);
-        return Block::make(AssertStmt::make(ok, error), s);
+        return Block::make(size_limit_check(op, maximum_buffer_size), s);
     }
 
     // The slice holds what the frame computed for this call. Where that is a

@@ -50,11 +50,11 @@ Lowered lower_chain(const Target &target) {
 TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
     Lowered l = lower_chain(get_host_target().with_feature(Target::UserContext));
     ASSERT_EQ(l.report.planned_count(), 2);
-    for (const char *name : {"a", "b"}) {
+    for (const harena::BufferDecision &b : l.report.buffers) {
         // Bound to its slice: no Allocate, so nothing allocates or frees it.
-        EXPECT_EQ(harena_test::find_allocate(l.stmt, name), nullptr) << name;
-        const Expr slice = harena_test::slice_binding(l.stmt, name);
-        ASSERT_TRUE(slice.defined()) << name;
+        EXPECT_EQ(harena_test::find_allocate(l.stmt, b.name), nullptr) << b.name;
+        const Expr slice = harena_test::slice_binding(l.stmt, b.name);
+        ASSERT_TRUE(slice.defined()) << b.name;
         EXPECT_TRUE(expr_uses_var(slice, "harena.base")) << slice;
     }
     // a is (256 + 1) x 129 floats at most, plus the read-past padding.
@@ -72,10 +72,10 @@ TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
     EXPECT_EQ(harena_test::count_destructors(l.stmt, "harena_pipeline_exit_as_destructor"), 1) << text;
     // Their host sides, never touched, are no allocations: nothing would
     // allocate, check or free them on any call.
-    for (const char *name : {"a", "b"}) {
-        EXPECT_EQ(harena_test::find_allocate(l.stmt, name), nullptr) << name << "\n"
-                                                                     << text;
-        EXPECT_TRUE(harena_test::slice_binding(l.stmt, name).defined()) << name;
+    for (const harena::BufferDecision &b : l.report.buffers) {
+        EXPECT_EQ(harena_test::find_allocate(l.stmt, b.name), nullptr) << b.name << "\n"
+                                                                       << text;
+        EXPECT_TRUE(harena_test::slice_binding(l.stmt, b.name).defined()) << b.name;
     }
     // Both buffers are created bound to their slices of the frame, at offsets
     // computed for this run's sizes where the frame opens.

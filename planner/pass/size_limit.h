@@ -1,0 +1,19 @@
+#pragma once
+// The check Halide's codegen makes of a heap allocation's size, which a
+// planned host buffer needs from the pass: bound to its slice by a let, it is
+// no Allocate (rewrite_allocations.h). Its bytes, the product of its extents
+// and its element size computed without overflow, must be within the
+// target's maximum buffer size (Target::maximum_buffer_size()); otherwise the
+// call fails with halide_error_buffer_allocation_too_large, as Halide's would.
+#include "buffer_census.h"
+
+namespace harena {
+
+// Whether `c` can exceed the limit: its worst case over the declared bounds
+// is above it, or it has none.
+bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size);
+
+// The check of `op`'s size where it is allocated.
+Halide::Internal::Stmt size_limit_check(const Halide::Internal::Allocate *op, uint64_t maximum_buffer_size);
+
+}  // namespace harena
