@@ -2,7 +2,7 @@
 # Compile time of a generator with and without the planner pass: runs the
 # generator N times for each target, alternating, and prints the medians of
 # the CPU time (user + system, less disturbed by other load than wall time)
-# and their ratio, then the pass's own time as it reports it. Given a second
+# and their ratio, the same for the minima (the least disturbed runs), then the pass's own time as it reports it. Given a second
 # generator executable (another build of the same generator, e.g. before a
 # change), its runs alternate with the first's in every round, so that both
 # see the same load, and each gets its own line.
@@ -28,6 +28,7 @@ for ((i = 0; i < runs; i++)); do
   done
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+minimum() { printf '%s\n' "$@" | sort -n | head -1; }
 for g in "${!gens[@]}"; do
   read -r -a plain <<< "${times[$g.plain]}"
   read -r -a arena <<< "${times[$g.arena]}"
@@ -36,5 +37,7 @@ for g in "${!gens[@]}"; do
   echo "generator $name, target $base, $runs runs each (ms): plain ${plain[*]}"
   echo "generator $name, target $base-arena, $runs runs each (ms): arena ${arena[*]}"
   awk -v p="$p" -v a="$a" 'BEGIN {printf "median compile CPU time: without the pass %d ms, with it %d ms, ratio %.3f\n", p, a, a / p}'
+  p=$(minimum "${plain[@]}") a=$(minimum "${arena[@]}")
+  awk -v p="$p" -v a="$a" 'BEGIN {printf "minimum compile CPU time: without the pass %d ms, with it %d ms, ratio %.3f\n", p, a, a / p}'
   "${gens[$g]}" -g "$name" -o "$out" -e object -f "${name}_arena" "target=$base-arena-no_runtime" harena.trace=2 2>&1 | tail -1
 done
