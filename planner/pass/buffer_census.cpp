@@ -188,13 +188,32 @@ private:
         return nullptr;
     }
 
+    // `e` with the enclosing lets substituted, innermost first. A let's value
+    // names only what lies outside it, so the names still to substitute are
+    // tracked as they appear instead of searching `e` for every let.
     Expr with_lets(Expr e) const {
-        for (auto it = lets.rbegin(); it != lets.rend(); ++it) {
-            if (expr_uses_var(e, it->first)) {
+        std::set<std::string> named = names_in(e);
+        for (auto it = lets.rbegin(); it != lets.rend() && !named.empty(); ++it) {
+            if (named.erase(it->first)) {
                 e = substitute(it->first, it->second, e);
+                const std::set<std::string> more = names_in(it->second);
+                named.insert(more.begin(), more.end());
             }
         }
         return simplify(e);
+    }
+
+    static std::set<std::string> names_in(const Expr &e) {
+        class Names : public IRGraphVisitor {
+        public:
+            std::set<std::string> found;
+            using IRGraphVisitor::visit;
+            void visit(const Variable *op) override {
+                found.insert(op->name);
+            }
+        } names;
+        e.accept(&names);
+        return names.found;
     }
 
     // A host allocation Halide's codegen keeps on the stack: small, of a
@@ -313,29 +332,33 @@ private:
             }
             return plan(c);
         }
-        std::vector<Expr> extents;
-        for (const Expr &e : shape.extents) {
-            extents.push_back(with_lets(e));
-        }
-        const std::string unbounded = unbounded_message(c.name, c.size, extents, ranges, preamble);
+        // Written only for a buffer left unplanned or refused: a planned one
+        // reports the names it is sized by (unbounded_by).
+        const auto unbounded = [&] {
+            std::vector<Expr> extents;
+            for (const Expr &e : shape.extents) {
+                extents.push_back(with_lets(e));
+            }
+            return unbounded_message(c.name, c.size, extents, ranges, preamble);
+        };
         if (options.unbounded == Unbounded::Error) {
-            throw CompileError(unbounded + " (harena.require_bounds=1 asks for a maximum on every size.)");
+            throw CompileError(unbounded() + " (harena.require_bounds=1 asks for a maximum on every size.)");
         }
         if (options.unbounded == Unbounded::Runtime) {
-            return record(c, false, unbounded + " (harena.unbounded=runtime: left to the runtime allocator)");
+            return record(c, false, unbounded() + " (harena.unbounded=runtime: left to the runtime allocator)");
         }
         if (!b.per_call.defined()) {
             return record(c, false,
                           "its size depends on values computed inside the pipeline, so no call can compute it "
                           "before the first stage runs, and it has no declared maximum: left to the runtime "
                           "allocator. " +
-                              unbounded);
+                              unbounded());
         }
         if (!b.representative) {
             return record(c, false,
                           "no representative size: what it depends on has neither a maximum nor an estimate "
                           "the planner can follow: left to the runtime allocator. " +
-                              unbounded);
+                              unbounded());
         }
         c.bounded = false;
         c.planned_bytes = *b.representative;

@@ -11,12 +11,17 @@ using namespace Halide::Internal;
 
 namespace {
 
+// A constant as it stands or once simplified.
+bool is_constant(const Expr &e) {
+    return const_int(e).has_value() || const_int(simplify(e)).has_value();
+}
+
 bool has_const_max(const Interval &i) {
-    return i.has_upper_bound() && const_int(simplify(i.max)).has_value();
+    return i.has_upper_bound() && is_constant(i.max);
 }
 
 bool has_const_min(const Interval &i) {
-    return i.has_lower_bound() && const_int(simplify(i.min)).has_value();
+    return i.has_lower_bound() && is_constant(i.min);
 }
 
 // The tighter of two bounds on the same name; either side may be unbounded.

@@ -15,6 +15,9 @@ std::optional<int64_t> const_upper(const Interval &i) {
     if (!i.has_upper_bound()) {
         return std::nullopt;
     }
+    if (const std::optional<int64_t> c = const_int(i.max)) {
+        return c;
+    }
     return const_int(simplify(i.max));
 }
 
