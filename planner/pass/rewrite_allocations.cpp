@@ -151,7 +151,10 @@ private:
             // to the slice (never dereferenced on the host).
             return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), slice(p.offset)), body));
         }
-        return with_checks(c, p, Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body, op->new_expr, op->free_function));
+        // Also on the host: Halide allocates and frees that side.
+        Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
+                                    op->new_expr, op->free_function);
+        return with_checks(c, p, alloc);
     }
 
     // A host buffer's size limit, checked where it is created.
