@@ -16,7 +16,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-using harena_test::CapturingPass;
 using harena_test::Lowered;
 
 // The GPU counts a histogram per band of 16 rows, the CPU accumulates each
@@ -54,15 +53,8 @@ Lowered lower_band_levels(const Target &target, int bands = 0, bool gpu_schedule
     }
     out.output_buffer().set_estimates({{0, 64}, {0, 64}});
     input.set_estimates({{0, 64}, {0, 64}});
-    Lowered l;
-    harena::PassOptions o;
-    o.pipeline_name = "band_levels";
-    o.trace = 0;
-    o.device_target = target.has_gpu_feature();
     Pipeline p(out);
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input}, "band_levels", target.with_feature(Target::UserContext));
-    return l;
+    return harena_test::lower_for(p, {input}, "band_levels", target);
 }
 
 Target cuda() {

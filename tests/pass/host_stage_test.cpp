@@ -15,7 +15,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-using harena_test::CapturingPass;
 using harena_test::Lowered;
 
 // A tone curve tabulated on the CPU and read by a GPU stage. The curve reads
@@ -41,16 +40,8 @@ Lowered lower_lut(bool curve_reads_input, bool chained = false) {
     out.gpu_tile(x, y, xi, yi, 8, 8);
     out.output_buffer().set_estimates({{0, 64}, {0, 64}});
     input.set_estimates({{0, 64}, {0, 64}});
-    Lowered l;
-    harena::PassOptions o;
-    o.pipeline_name = "lut";
-    o.trace = 0;
-    o.device_target = true;
     Pipeline p(out);
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input, gain}, "lut",
-                        get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext));
-    return l;
+    return harena_test::lower_for(p, {input, gain}, "lut", get_host_target().with_feature(Target::CUDA));
 }
 
 // The table's host part comes from harena_key_host_malloc, which places it

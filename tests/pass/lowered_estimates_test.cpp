@@ -13,7 +13,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-using harena_test::CapturingPass;
 using harena_test::Lowered;
 
 const harena::BufferDecision &decision(const harena::PassReport &r, const std::string &name) {
@@ -51,12 +50,8 @@ struct Chain {
     }
 
     Lowered lower(harena::PassOptions o) {
-        Lowered l;
-        o.pipeline_name = "chain";
         o.trace = 0;
-        p.add_custom_lowering_pass(new CapturingPass(o, &l));
-        p.compile_to_module({input, k}, "chain", get_host_target().with_feature(Target::UserContext));
-        return l;
+        return harena_test::lower_for_host(p, {input, k}, "chain", o);
     }
 };
 

@@ -14,7 +14,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-using harena_test::CapturingPass;
 using harena_test::Lowered;
 
 // A three-stage chain whose sizes follow the output and a scalar k.
@@ -37,14 +36,7 @@ Lowered lower_chain(const Target &target) {
     if (target.has_gpu_feature()) {
         out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
     }
-    Lowered l;
-    harena::PassOptions o;
-    o.pipeline_name = "chain";
-    o.trace = 0;
-    o.device_target = target.has_gpu_feature();
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input, k}, "chain", target);
-    return l;
+    return harena_test::lower_for(p, {input, k}, "chain", target);
 }
 
 TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
@@ -165,15 +157,8 @@ TEST(PassLowered, AZeroDimensionalGpuFuncIsPlannedAndBound) {
     total.update().gpu_single_thread();
     out.gpu_tile(x, y, xi, yi, 8, 8);
     out.output_buffer().set_estimates({{0, 64}, {0, 64}});
-    const Target target = get_host_target().with_feature(Target::CUDA).with_feature(Target::UserContext);
-    Lowered l;
-    harena::PassOptions o;
-    o.pipeline_name = "total";
-    o.trace = 0;
-    o.device_target = true;
     Pipeline p(out);
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input}, "total", target);
+    Lowered l = harena_test::lower_for(p, {input}, "total", get_host_target().with_feature(Target::CUDA));
     ASSERT_EQ(l.report.planned_count(), 1) << l.report.buffers[0].reason;
     EXPECT_EQ(l.report.buffers[0].planned_bytes, 4u);
     EXPECT_TRUE(l.report.capturable);
@@ -193,11 +178,7 @@ TEST(PassLowered, ParamMaximumBoundsTheSizes) {
     wide.compute_root().bound_extent(c, 100);
     Pipeline p(out);
     p.add_requirement(out.output_buffer().dim(0).extent() <= 50);
-    Lowered l;
-    harena::PassOptions o;
-    o.trace = 0;
-    p.add_custom_lowering_pass(new CapturingPass(o, &l));
-    p.compile_to_module({input, k}, "wide", get_host_target().with_feature(Target::UserContext));
+    Lowered l = harena_test::lower_for_host(p, {input, k}, "wide");
     ASSERT_EQ(l.report.planned_count(), 1);
     EXPECT_EQ(l.report.buffers[0].planned_bytes, (100u * 50u + 3u) * 4u);
 }
