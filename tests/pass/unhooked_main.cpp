@@ -1,6 +1,7 @@
 // Halide's generator main with no hook: what an `arena` build gets when the
-// hook that attaches the pass does not take effect (a libHalide that binds its
-// own GeneratorBase::post_schedule, a release whose provider is bypassed).
+// hook that attaches the pass does not take effect (a generator whose calls
+// escape the link-time wrapper of GeneratorBase::post_schedule, a release
+// whose provider is bypassed).
 #include "generator_attach.h"
 
 #include <iostream>
