@@ -192,28 +192,16 @@ private:
     // names only what lies outside it, so the names still to substitute are
     // tracked as they appear instead of searching `e` for every let.
     Expr with_lets(Expr e) const {
-        std::set<std::string> named = names_in(e);
+        const std::vector<std::string> free = free_names(e);
+        std::set<std::string> named(free.begin(), free.end());
         for (auto it = lets.rbegin(); it != lets.rend() && !named.empty(); ++it) {
             if (named.erase(it->first)) {
                 e = substitute(it->first, it->second, e);
-                const std::set<std::string> more = names_in(it->second);
+                const std::vector<std::string> more = free_names(it->second);
                 named.insert(more.begin(), more.end());
             }
         }
         return simplify(e);
-    }
-
-    static std::set<std::string> names_in(const Expr &e) {
-        class Names : public IRGraphVisitor {
-        public:
-            std::set<std::string> found;
-            using IRGraphVisitor::visit;
-            void visit(const Variable *op) override {
-                found.insert(op->name);
-            }
-        } names;
-        e.accept(&names);
-        return names.found;
     }
 
     // A host allocation Halide's codegen keeps on the stack: small, of a

@@ -256,4 +256,23 @@ Preamble read_preamble(const Stmt &s) {
     return p;
 }
 
+namespace {
+
+std::optional<int64_t> constant_of(const Expr &e) {
+    if (const std::optional<int64_t> c = const_int(e)) {
+        return c;
+    }
+    return const_int(simplify(e));
+}
+
+}  // namespace
+
+std::optional<int64_t> constant_max(const Interval &i) {
+    return i.has_upper_bound() ? constant_of(i.max) : std::nullopt;
+}
+
+std::optional<int64_t> constant_min(const Interval &i) {
+    return i.has_lower_bound() ? constant_of(i.min) : std::nullopt;
+}
+
 }  // namespace harena

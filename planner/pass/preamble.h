@@ -5,6 +5,7 @@
 #include "halide_compat.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct Preamble {
     // a loop bound from floor(x / t)); evaluating it at these points does not.
     std::map<std::string, Halide::Expr> points;
 };
+
+// A bound's value where it is a constant, as it stands or once simplified;
+// none where that side is unbounded or not constant.
+std::optional<int64_t> constant_max(const Halide::Internal::Interval &i);
+std::optional<int64_t> constant_min(const Halide::Internal::Interval &i);
 
 // Reads the preamble of `s`.
 Preamble read_preamble(const Halide::Internal::Stmt &s);

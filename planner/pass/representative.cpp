@@ -11,17 +11,12 @@ using namespace Halide::Internal;
 
 namespace {
 
-// A constant as it stands or once simplified.
-bool is_constant(const Expr &e) {
-    return const_int(e).has_value() || const_int(simplify(e)).has_value();
-}
-
 bool has_const_max(const Interval &i) {
-    return i.has_upper_bound() && is_constant(i.max);
+    return constant_max(i).has_value();
 }
 
 bool has_const_min(const Interval &i) {
-    return i.has_lower_bound() && is_constant(i.min);
+    return constant_min(i).has_value();
 }
 
 // The tighter of two bounds on the same name; either side may be unbounded.
@@ -152,17 +147,18 @@ private:
     // that is declared, and records the assumption.
     Interval fill(const std::string &name, Interval declared, int64_t value, Type t,
                   const Preamble::Assumption &why) {
-        if (has_const_min(declared)) {
-            value = std::max(value, *const_int(simplify(declared.min)));
+        const std::optional<int64_t> lo = constant_min(declared), hi = constant_max(declared);
+        if (lo) {
+            value = std::max(value, *lo);
         }
-        if (has_const_max(declared)) {
-            value = std::min(value, *const_int(simplify(declared.max)));
+        if (hi) {
+            value = std::min(value, *hi);
         }
         Expr v = make_const(t, value);
-        if (!has_const_min(declared)) {
+        if (!lo) {
             declared.min = v;
         }
-        if (!has_const_max(declared)) {
+        if (!hi) {
             declared.max = v;
             p.assumed[name] = Preamble::Assumption{static_cast<double>(value), why.source};
         }

@@ -72,12 +72,12 @@ private:
     // writes (host allocations, see buffer_census.cpp); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
         if (p.host_base.defined()) {
-            return with_size_check(c, p, s);  // a host companion's slice: no band, no checker
+            return with_created_size_check(c, p, s);  // a host companion's slice: no band, no checker
         }
         const Expr size = created_size(c, p);
         Expr bytes = size.defined() ? size - make_const(UInt(64), padding) : p.bytes;
         Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
-        return with_size_check(c, p, Block::make(reported(live), s));
+        return with_created_size_check(c, p, Block::make(reported(live), s));
     }
 
     // The buffer's size where it is created (UInt(64)), undefined where the
@@ -128,7 +128,7 @@ private:
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
-            return with_allocation_size_check(op, c, with_checks(c, p, bound, 3 * op->type.bytes()));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, 3 * op->type.bytes()));
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound
@@ -158,7 +158,7 @@ private:
     }
 
     // A host buffer's size limit, checked where it is created.
-    Stmt with_allocation_size_check(const Allocate *op, const Candidate &c, const Stmt &s) const {
+    Stmt with_size_limit_check(const Allocate *op, const Candidate &c, const Stmt &s) const {
         if (!needs_size_limit_check(c, maximum_buffer_size)) {
             return s;
         }
@@ -169,7 +169,7 @@ private:
     // bound derived over the loops, a size above it means the bound was
     // wrong, and must never reach a kernel. Where it is the size itself the
     // check could not fail, and is left out: it would only add code.
-    static Stmt with_size_check(const Candidate &c, const Placement &p, const Stmt &s) {
+    static Stmt with_created_size_check(const Candidate &c, const Placement &p, const Stmt &s) {
         if (!c.check_where_created) {
             return s;
         }

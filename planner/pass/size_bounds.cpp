@@ -11,16 +11,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-std::optional<int64_t> const_upper(const Interval &i) {
-    if (!i.has_upper_bound()) {
-        return std::nullopt;
-    }
-    if (const std::optional<int64_t> c = const_int(i.max)) {
-        return c;
-    }
-    return const_int(simplify(i.max));
-}
-
 // The loops' variables in `s`, outermost first, each bounded in terms of
 // what lies outside all the loops.
 void push_loops(Scope<Interval> &s, const std::vector<LoopRange> &loops) {
@@ -36,7 +26,7 @@ std::optional<uint64_t> constant_upper_bound(const Expr &e, const std::vector<Lo
     Scope<Interval> s;
     s.set_containing_scope(&outside);
     push_loops(s, loops);
-    if (const std::optional<int64_t> hi = const_upper(bounds_of_expr_in_scope(e, s))) {
+    if (const std::optional<int64_t> hi = constant_max(bounds_of_expr_in_scope(e, s))) {
         return (uint64_t)std::max<int64_t>(*hi, 0);
     }
     return std::nullopt;
@@ -127,34 +117,46 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
     return b;
 }
 
-std::vector<std::string> unbounded_names(const Expr &e, const std::vector<LoopRange> &loops,
-                                         const Preamble &preamble) {
-    class Vars : public IRVisitor {
+std::vector<std::string> free_names(const Expr &e) {
+    // A graph visitor: a node shared by several parts of `e` is read once.
+    class Names : public IRGraphVisitor {
     public:
         std::vector<std::string> names;
+        std::set<std::string> seen;
         std::set<std::string> local;  // bound by a Let inside the expression
-        using IRVisitor::visit;
+        using IRGraphVisitor::visit;
         void visit(const Let *op) override {
             local.insert(op->name);
-            IRVisitor::visit(op);
+            IRGraphVisitor::visit(op);
         }
         void visit(const Variable *op) override {
-            if (std::find(names.begin(), names.end(), op->name) == names.end()) {
+            if (seen.insert(op->name).second) {
                 names.push_back(op->name);
             }
         }
-    };
+    } names;
+    e.accept(&names);
+    std::vector<std::string> out;
+    for (const std::string &n : names.names) {
+        if (!names.local.count(n)) {
+            out.push_back(n);
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> unbounded_names(const Expr &e, const std::vector<LoopRange> &loops,
+                                         const Preamble &preamble) {
     Scope<Interval> loop_scope;
     push_loops(loop_scope, loops);
     std::vector<std::string> out;
     std::set<std::string> seen;
     std::vector<Expr> work{e};
     while (!work.empty()) {
-        Vars vars;
-        work.back().accept(&vars);
+        const std::vector<std::string> names = free_names(work.back());
         work.pop_back();
-        for (const std::string &n : vars.names) {
-            if (vars.local.count(n) || !seen.insert(n).second) {
+        for (const std::string &n : names) {
+            if (!seen.insert(n).second) {
                 continue;
             }
             if (loop_scope.contains(n)) {
@@ -167,7 +169,7 @@ std::vector<std::string> unbounded_names(const Expr &e, const std::vector<LoopRa
                 }
                 continue;
             }
-            if (preamble.bounds.contains(n) && const_upper(preamble.bounds.get(n))) {
+            if (preamble.bounds.contains(n) && constant_max(preamble.bounds.get(n))) {
                 continue;
             }
             auto def = preamble.definitions.find(n);
