@@ -303,6 +303,9 @@ private:
             return record(c, false, std::string(why) + ": left to the runtime allocator");
         }
         c.size = with_lets(shape.bytes);
+        if (c.kind == BufferKind::Host) {
+            c.size_where_created = simplify(shape.bytes);
+        }
         std::vector<LoopRange> ranges = loop_ranges();
         SizeBounds b = bound_size(c.size, ranges, preamble);
         if (b.worst) {

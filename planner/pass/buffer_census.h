@@ -33,6 +33,9 @@ struct Candidate {
     bool planned = false;
     std::string reason;  // why it is (not) planned
     Halide::Expr size;   // bytes as Int(64), enclosing lets substituted
+    // Host buffers: the same bytes in the names in scope where the buffer is
+    // created (its extents), far shorter where they are long lets' results.
+    Halide::Expr size_where_created;
     // Planned buffers: at least `size` wherever the buffer is created in a
     // call, and evaluable where the frame opens (Int(64)).
     Halide::Expr per_call;

@@ -88,7 +88,7 @@ private:
         if (!c.size.defined()) {
             return Expr();
         }
-        return c.check_where_created ? Variable::make(UInt(64), created_name(p)) : cast(UInt(64), c.size);
+        return c.check_where_created ? Variable::make(UInt(64), created_name(p)) : cast(UInt(64), size_where_created(c));
     }
 
     static std::string created_name(const Placement &p) {
@@ -177,7 +177,13 @@ private:
         Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
                                 {StringImm::make(c.name), bytes, p.bytes}, Call::Extern);
         Stmt checked = Block::make(AssertStmt::make(bytes <= p.bytes, error), s);
-        return LetStmt::make(created_name(p), cast(UInt(64), c.size), checked);
+        return LetStmt::make(created_name(p), cast(UInt(64), size_where_created(c)), checked);
+    }
+
+    // Where the rewrite places its events and checks, the Allocate's own
+    // names are in scope: a host buffer's size in them needs no let substituted.
+    static Expr size_where_created(const Candidate &c) {
+        return c.size_where_created.defined() ? c.size_where_created : c.size;
     }
 
     // The host part of a buffer on host and device is Halide's; its device

@@ -47,6 +47,55 @@ std::vector<LoopRange> at_points(std::vector<LoopRange> loops, const Preamble &p
     return loops;
 }
 
+// Whether `e` is never negative by its form: a constant, a max with one, or
+// sums, products and widening casts of such.
+bool non_negative(const Expr &e) {
+    if (const std::optional<int64_t> c = constant_min(Interval::single_point(e))) {
+        return *c >= 0;
+    }
+    if (const Max *m = e.as<Max>()) {
+        return non_negative(m->a) || non_negative(m->b);
+    }
+    if (const Add *a = e.as<Add>()) {
+        return non_negative(a->a) && non_negative(a->b);
+    }
+    if (const Mul *m = e.as<Mul>()) {
+        return non_negative(m->a) && non_negative(m->b);
+    }
+    if (const Cast *c = e.as<Cast>()) {
+        return c->type.can_represent(c->value.type()) && non_negative(c->value);
+    }
+    return false;
+}
+
+// An upper bound of `e` over the loops in `scope`. Where interval arithmetic
+// bounds a product by the largest of its four corners, a product of factors
+// that are never negative is bounded by the product of their upper bounds:
+// the same value in a much shorter expression (a size's extents are such
+// factors, and the code that computes the bound each call is compiled for
+// every pipeline).
+Expr upper_bound(const Expr &e, const Scope<Interval> &scope) {
+    const auto both = [&](const Expr &a, const Expr &b, auto combine) -> Expr {
+        Expr ua = upper_bound(a, scope), ub = upper_bound(b, scope);
+        return ua.defined() && ub.defined() ? combine(ua, ub) : Expr();
+    };
+    if (const Mul *m = e.as<Mul>(); m && non_negative(m->a) && non_negative(m->b)) {
+        return both(m->a, m->b, [](const Expr &a, const Expr &b) { return a * b; });
+    }
+    if (const Add *a = e.as<Add>()) {
+        return both(a->a, a->b, [](const Expr &x, const Expr &y) { return x + y; });
+    }
+    if (const Max *m = e.as<Max>()) {
+        return both(m->a, m->b, [](const Expr &a, const Expr &b) { return max(a, b); });
+    }
+    if (const Cast *c = e.as<Cast>(); c && c->type.can_represent(c->value.type())) {
+        Expr u = upper_bound(c->value, scope);
+        return u.defined() ? cast(c->type, u) : Expr();
+    }
+    Interval i = bounds_of_expr_in_scope(e, scope);
+    return i.has_upper_bound() ? i.max : Expr();
+}
+
 std::string shortened(const Expr &e) {
     std::ostringstream o;
     o << e;
@@ -97,9 +146,9 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
         // only what the frame can see, unless a bound was computed inside.
         Scope<Interval> loop_scope;
         push_loops(loop_scope, loops);
-        Interval i = bounds_of_expr_in_scope(size, loop_scope);
-        if (i.has_upper_bound()) {
-            Expr hi = simplify(i.max);
+        Expr upper = upper_bound(size, loop_scope);
+        if (upper.defined()) {
+            Expr hi = simplify(upper);
             if (evaluable_at_entry(hi, preamble)) {
                 b.per_call = hi;
             }

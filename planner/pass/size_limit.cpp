@@ -5,13 +5,15 @@ namespace harena {
 using namespace Halide;
 using namespace Halide::Internal;
 
-bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size) {
-    return c.kind == BufferKind::Host && !(c.bounded && c.planned_bytes <= maximum_buffer_size);
-}
+namespace {
 
-Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
-    // The product is built in 64 bits with its high half tracked, so that an
-    // overflow shows as a high half wider than 32 bits; each extent is below 2^32.
+constexpr uint64_t k2To32 = (uint64_t)1 << 32;
+
+// Codegen's form: the product built in 64 bits with its high half tracked,
+// so that an overflow shows as a high half wider than 32 bits (each extent is
+// below 2^32). A product refused once it passes 2^64 stays refused even if a
+// later extent is 0.
+Expr tracked_within(const Allocate *op, const Expr &limit) {
     Expr total = make_const(UInt(64), op->type.lanes() * op->type.bytes());
     Expr high = make_zero(UInt(64)), overflow = make_zero(UInt(64));
     const Expr low_mask = make_const(UInt(64), (uint64_t)0xffffffff);
@@ -21,11 +23,56 @@ Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
         total = total * extent;
         overflow = overflow | (high >> 32);
     }
+    return overflow == make_zero(UInt(64)) && total <= limit;
+}
+
+// The same verdict in one product and one comparison, where that is exact:
+// at most two extents that vary, and the element size times the constant
+// extents, c, in [1, 2^32). The varying extents' product (each below 2^32)
+// cannot overflow 64 bits, and the bytes are within the limit exactly when it
+// is within floor(limit / c). No partial product reaches 2^64 unless the
+// whole exceeds the limit: before a zero extent stand at most c and one
+// varying extent, below 2^64. Undefined where it does not apply.
+Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
+    uint64_t constant = op->type.lanes() * op->type.bytes();
+    std::vector<Expr> varying;
+    for (const Expr &e : op->extents) {
+        const IntImm *imm = e.as<IntImm>();
+        if (!imm) {
+            varying.push_back(e);
+        } else if (imm->value <= 0 || (uint64_t)imm->value >= k2To32 || (constant *= imm->value) >= k2To32) {
+            return Expr();
+        }
+    }
+    if (varying.size() > 2) {
+        return Expr();
+    }
+    Expr product = make_const(UInt(64), 1);
+    for (const Expr &e : varying) {
+        product = product * cast(UInt(64), cast(UInt(32), max(0, e)));
+    }
+    return product <= make_const(UInt(64), maximum_buffer_size / constant);
+}
+
+}  // namespace
+
+bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size) {
+    return c.kind == BufferKind::Host && !(c.bounded && c.planned_bytes <= maximum_buffer_size);
+}
+
+Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
     const Expr limit = make_const(UInt(64), maximum_buffer_size);
-    Expr within = simplify((overflow == make_zero(UInt(64)) && total <= limit) || !op->condition);
+    Expr within = direct_within(op, maximum_buffer_size);
+    if (!within.defined()) {
+        within = tracked_within(op, limit);
+    }
+    Expr bytes = make_const(UInt(64), op->type.lanes() * op->type.bytes());
+    for (const Expr &e : op->extents) {
+        bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
+    }
     Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                            {StringImm::make(op->name), simplify(total), limit}, Call::Extern);
-    return AssertStmt::make(within, error);
+                            {StringImm::make(op->name), simplify(bytes), limit}, Call::Extern);
+    return AssertStmt::make(simplify(within || !op->condition), error);
 }
 
 }  // namespace harena

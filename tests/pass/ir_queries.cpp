@@ -139,26 +139,29 @@ int64_t Frame::evaluate(const Expr &e, const std::map<std::string, Expr> &more) 
 }
 
 Expr checked_bytes(const Stmt &s, const std::string &buffer) {
-    // The check may name the size through a let the pass binds where the
-    // buffer is created: the let's value is returned.
+    // The check names the size in what is in scope where the buffer is
+    // created (often through a let the pass binds there): the lets around it
+    // inside the frame are substituted, innermost first, to leave the loops'
+    // variables and what the frame sees (Frame::evaluate knows the rest).
     class Find : public IRVisitor {
     public:
         std::string buffer;
         Expr found;
-        std::map<std::string, Expr> lets;
+        std::vector<std::pair<std::string, Expr>> in_scope;
         using IRVisitor::visit;
         void visit(const LetStmt *op) override {
-            lets[op->name] = op->value;
-            IRVisitor::visit(op);
+            op->value.accept(this);
+            in_scope.emplace_back(op->name, op->value);
+            op->body.accept(this);
+            in_scope.pop_back();
         }
         void visit(const Call *op) override {
             const StringImm *name = op->args.empty() ? nullptr : op->args[0].as<StringImm>();
             if (!found.defined() && op->name == "halide_error_buffer_allocation_too_large" && name &&
                 name->value == buffer && op->args.size() == 3 && !is_const(op->args[2])) {
                 found = op->args[1];
-                const Variable *v = found.as<Variable>();
-                if (v && lets.count(v->name)) {
-                    found = lets.at(v->name);
+                for (auto it = in_scope.rbegin(); it != in_scope.rend() && it->first != "harena.base"; ++it) {
+                    found = substitute(it->first, it->second, found);
                 }
             }
             IRVisitor::visit(op);
@@ -219,7 +222,7 @@ const Allocate *find_allocate(const Stmt &s, const std::string &name) {
     return f.found;
 }
 
-Expr slice_binding(const Stmt &s, const std::string &name) {
+Expr let_value(const Stmt &s, const std::string &name) {
     class Find : public IRVisitor {
     public:
         std::string name;

@@ -27,10 +27,14 @@ int count_destructors(const Halide::Internal::Stmt &s, const std::string &destru
 // The Allocate named `name` (the first one), or null.
 const Halide::Internal::Allocate *find_allocate(const Halide::Internal::Stmt &s, const std::string &name);
 
-// The address a planned buffer named `name` is bound to: the value of the
-// first `let <name> = ...`, which takes the place of its Allocate; undefined
-// if there is none.
-Halide::Expr slice_binding(const Halide::Internal::Stmt &s, const std::string &name);
+// The value of the first `let <name> = ...` in s; undefined if there is none.
+Halide::Expr let_value(const Halide::Internal::Stmt &s, const std::string &name);
+
+// The address a planned buffer named `name` is bound to: the let that takes
+// the place of its Allocate.
+inline Halide::Expr slice_binding(const Halide::Internal::Stmt &s, const std::string &name) {
+    return let_value(s, name);
+}
 
 // Statement text, for messages and substring checks.
 std::string text_of(const Halide::Internal::Stmt &s);

@@ -149,6 +149,43 @@ TEST(PassParametric, ASizeThatFollowsALoopIsBoundedOverTheLoopWhereTheFrameOpens
     EXPECT_NE(harena_test::text_of(out).find("halide_error_buffer_allocation_too_large(\"c\""), std::string::npos);
 }
 
+TEST(PassParametric, AProductOverALoopIsBoundedByTheProductOfItsExtentsMaxima) {
+    // c has (u - i) x (v - i) floats in iteration i of a loop over [0, w):
+    // each extent is largest at i = 0, and the frame reserves u * v floats.
+    // It computes them as one product, not as the largest of the four
+    // products of the extents' bounds that interval arithmetic gives (the
+    // same value in code that every call runs and every build compiles).
+    Parameter u = scalar("u"), v = scalar("v"), w = scalar("w");
+    u.set_estimate(100);
+    v.set_estimate(50);
+    w.set_estimate(10);
+    Expr i = Variable::make(Int(32), "i");
+    Stmt c = Allocate::make("c", Float(32), MemoryType::Heap, {var(u) - i, var(v) - i}, const_true(), store("c"));
+    Stmt loop = make_for("i", 0, var(w), ForType::Serial, DeviceAPI::None, c);
+    PassReport r;
+    Stmt out = plan_arena(loop, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    EXPECT_EQ(decision(r, "c").planned_bytes, (100u * 50 + 3) * 4);
+    for (int call : {7, 300}) {
+        harena_test::Frame f = harena_test::evaluate_frame(
+            out, {{"u", make_const(Int(32), call)}, {"v", make_const(Int(32), call + 5)}, {"w", make_const(Int(32), 3)}});
+        EXPECT_EQ(f.size(0), host_bytes((int64_t)call * (call + 5))) << call;
+    }
+    const Expr size = harena_test::let_value(out, "harena.size.0");
+    ASSERT_TRUE(size.defined());
+    class Products : public IRVisitor {
+    public:
+        int count = 0;
+        using IRVisitor::visit;
+        void visit(const Mul *op) override {
+            count++;
+            IRVisitor::visit(op);
+        }
+    } products;
+    size.accept(&products);
+    EXPECT_LE(products.count, 2) << size;  // the extents' product and the element size
+}
+
 TEST(PassParametric, ASizeComputedInsideThePipelineIsLeftToTheRuntimeWithAReason) {
     // The loop's extent is loaded from memory: no call knows it before the
     // first stage runs.

@@ -1,7 +1,8 @@
 // The size-limit check the pass gives a planned host buffer refuses exactly
 // what Halide's codegen refuses for a heap allocation, for any number of
 // extents, constant or not, and for extents that 32- or 64-bit arithmetic
-// would wrap.
+// would wrap: in its one-product form (at most two varying extents and
+// constant bytes below 2^32) and in codegen's tracked form (the others).
 #include "size_limit.h"
 
 #include <gtest/gtest.h>
@@ -96,7 +97,11 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SizeLimitCheck,
                                          Shape{"ThreeExtents", {-1, -1, -1}, 4},
                                          Shape{"ThreeExtentsOfBytes", {-1, -1, -1}, 1},
                                          Shape{"FourExtentsOfDoubles", {-1, -1, 1, -1, -1}, 8},
-                                         Shape{"AZeroConstantLast", {-1, -1, -1, 0}, 8}),
+                                         Shape{"AZeroConstantLast", {-1, -1, -1, 0}, 8},
+                                         Shape{"AZeroConstantBetweenTwoExtents", {-1, 0, -1}, 4},
+                                         Shape{"TwoExtentsAfterALargeConstant", {65536, -1, -1}, 8},
+                                         Shape{"TwoExtentsAroundTheLargestConstant", {-1, 2147483647, -1}, 2},
+                                         Shape{"TwoExtentsAfterAConstantOver2To32Bytes", {1 << 30, -1, -1}, 8}),
                          shape_name);
 
 }  // namespace
