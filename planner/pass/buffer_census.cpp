@@ -3,6 +3,7 @@
 #include "runtime_calls.h"
 
 #include "size_bounds.h"
+#include "size_limit.h"
 
 #include <algorithm>
 #include <optional>
@@ -267,8 +268,19 @@ private:
             n = n * max(cast(Int(64), e), 0);
             shape.extents.push_back(cast(Int(64), e));
         }
-        shape.bytes = (n + 3) * make_const(Int(64), op->type.bytes());
+        shape.bytes = (n + kPaddingElements) * make_const(Int(64), op->type.bytes());
         return shape;
+    }
+
+    // The same bytes (UInt(64)) in the allocation's own extents, in the form
+    // of its size-limit check, whose product LLVM then computes once.
+    static Expr host_bytes_where_created(const IRNode *node) {
+        if (node->node_type != IRNodeType::Allocate) {
+            return Expr();  // not created by an Allocate: the frame-level size serves
+        }
+        const Allocate *op = static_cast<const Allocate *>(node);
+        const Expr padding = make_const(UInt(64), kPaddingElements * op->type.bytes());
+        return op->type.lanes() == 1 ? allocation_bytes(op) + padding : cast(UInt(64), host_shape(op).bytes);
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:
@@ -304,7 +316,7 @@ private:
         }
         c.size = with_lets(shape.bytes);
         if (c.kind == BufferKind::Host) {
-            c.size_where_created = simplify(shape.bytes);
+            c.size_where_created = host_bytes_where_created(c.node);
         }
         std::vector<LoopRange> ranges = loop_ranges();
         SizeBounds b = bound_size(c.size, ranges, preamble);

@@ -24,6 +24,10 @@ inline bool in_host_companion(BufferKind kind, bool device_target) {
     return device_target && kind == BufferKind::Host;
 }
 
+// Elements Halide adds to a host heap allocation, which vector loads may read
+// past its end but nothing writes.
+constexpr int kPaddingElements = 3;
+
 struct Candidate {
     // The Allocate, or for DeviceAndHost the `let <name>.buffer` that creates
     // the buffer (Halide allocates such buffers before their Allocate node).
@@ -33,8 +37,9 @@ struct Candidate {
     bool planned = false;
     std::string reason;  // why it is (not) planned
     Halide::Expr size;   // bytes as Int(64), enclosing lets substituted
-    // Host buffers: the same bytes in the names in scope where the buffer is
-    // created (its extents), far shorter where they are long lets' results.
+    // Host buffers: the same bytes (UInt(64)) in the names in scope where the
+    // buffer is created (its extents), far shorter where they are long lets'
+    // results.
     Halide::Expr size_where_created;
     // Planned buffers: at least `size` wherever the buffer is created in a
     // call, and evaluable where the frame opens (Int(64)).

@@ -75,7 +75,7 @@ private:
             return with_created_size_check(c, p, s);  // a host companion's slice: no band, no checker
         }
         const Expr size = created_size(c, p);
-        Expr bytes = size.defined() ? size - make_const(UInt(64), padding) : p.bytes;
+        Expr bytes = size.defined() ? simplify(size - make_const(UInt(64), padding)) : p.bytes;
         Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
         return with_created_size_check(c, p, Block::make(reported(live), s));
     }
@@ -128,7 +128,7 @@ private:
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
-            return with_size_limit_check(op, c, with_checks(c, p, bound, 3 * op->type.bytes()));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, kPaddingElements * op->type.bytes()));
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound

@@ -56,6 +56,14 @@ Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
 
 }  // namespace
 
+Expr allocation_bytes(const Allocate *op) {
+    Expr bytes = make_const(UInt(64), op->type.lanes() * op->type.bytes());
+    for (const Expr &e : op->extents) {
+        bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
+    }
+    return simplify(bytes);
+}
+
 bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size) {
     return c.kind == BufferKind::Host && !(c.bounded && c.planned_bytes <= maximum_buffer_size);
 }
@@ -66,12 +74,8 @@ Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
     if (!within.defined()) {
         within = tracked_within(op, limit);
     }
-    Expr bytes = make_const(UInt(64), op->type.lanes() * op->type.bytes());
-    for (const Expr &e : op->extents) {
-        bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
-    }
     Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
-                            {StringImm::make(op->name), simplify(bytes), limit}, Call::Extern);
+                            {StringImm::make(op->name), allocation_bytes(op), limit}, Call::Extern);
     return AssertStmt::make(simplify(within || !op->condition), error);
 }
 
