@@ -50,7 +50,7 @@ std::vector<LoopRange> at_points(std::vector<LoopRange> loops, const Preamble &p
 // Whether `e` is never negative by its form: a constant, a max with one, or
 // sums, products and widening casts of such.
 bool non_negative(const Expr &e) {
-    if (const std::optional<int64_t> c = constant_min(Interval::single_point(e))) {
+    if (const std::optional<int64_t> c = const_int(e)) {
         return *c >= 0;
     }
     if (const Max *m = e.as<Max>()) {

@@ -9,12 +9,17 @@ namespace {
 
 constexpr uint64_t k2To32 = (uint64_t)1 << 32;
 
+// Bytes of one element of `op` (codegen's: lanes times the scalar's bytes).
+uint64_t element_bytes(const Allocate *op) {
+    return op->type.lanes() * op->type.bytes();
+}
+
 // Codegen's form: the product built in 64 bits with its high half tracked,
 // so that an overflow shows as a high half wider than 32 bits (each extent is
 // below 2^32). A product refused once it passes 2^64 stays refused even if a
 // later extent is 0.
 Expr tracked_within(const Allocate *op, const Expr &limit) {
-    Expr total = make_const(UInt(64), op->type.lanes() * op->type.bytes());
+    Expr total = make_const(UInt(64), element_bytes(op));
     Expr high = make_zero(UInt(64)), overflow = make_zero(UInt(64));
     const Expr low_mask = make_const(UInt(64), (uint64_t)0xffffffff);
     for (const Expr &e : op->extents) {
@@ -34,13 +39,13 @@ Expr tracked_within(const Allocate *op, const Expr &limit) {
 // whole exceeds the limit: before a zero extent stand at most c and one
 // varying extent, below 2^64. Undefined where it does not apply.
 Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
-    uint64_t constant = op->type.lanes() * op->type.bytes();
+    uint64_t constant = element_bytes(op);
     std::vector<Expr> varying;
     for (const Expr &e : op->extents) {
-        const IntImm *imm = e.as<IntImm>();
-        if (!imm) {
+        const std::optional<int64_t> c = const_int(e);
+        if (!c) {
             varying.push_back(e);
-        } else if (imm->value <= 0 || (uint64_t)imm->value >= k2To32 || (constant *= imm->value) >= k2To32) {
+        } else if (*c <= 0 || (uint64_t)*c >= k2To32 || (constant *= *c) >= k2To32) {
             return Expr();
         }
     }
@@ -57,7 +62,7 @@ Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
 }  // namespace
 
 Expr allocation_bytes(const Allocate *op) {
-    Expr bytes = make_const(UInt(64), op->type.lanes() * op->type.bytes());
+    Expr bytes = make_const(UInt(64), element_bytes(op));
     for (const Expr &e : op->extents) {
         bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
     }

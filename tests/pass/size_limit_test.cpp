@@ -101,7 +101,8 @@ INSTANTIATE_TEST_SUITE_P(Shapes, SizeLimitCheck,
                                          Shape{"AZeroConstantBetweenTwoExtents", {-1, 0, -1}, 4},
                                          Shape{"TwoExtentsAfterALargeConstant", {65536, -1, -1}, 8},
                                          Shape{"TwoExtentsAroundTheLargestConstant", {-1, 2147483647, -1}, 2},
-                                         Shape{"TwoExtentsAfterAConstantOver2To32Bytes", {1 << 30, -1, -1}, 8}),
+                                         Shape{"TwoExtentsAfterAConstantOver2To32Bytes", {1 << 30, -1, -1}, 8},
+                                         Shape{"TwoExtentsAfterConstantsOver2To36Bytes", {1 << 30, 16, -1, -1}, 8}),
                          shape_name);
 
 }  // namespace
