@@ -268,7 +268,7 @@ private:
             n = n * max(cast(Int(64), e), 0);
             shape.extents.push_back(cast(Int(64), e));
         }
-        shape.bytes = (n + kPaddingElements) * make_const(Int(64), op->type.bytes());
+        shape.bytes = (n + kPaddingElements) * make_const(Int(64), (int64_t)element_bytes(op));
         return shape;
     }
 
@@ -279,8 +279,7 @@ private:
             return Expr();  // not created by an Allocate: the frame-level size serves
         }
         const Allocate *op = static_cast<const Allocate *>(node);
-        const Expr padding = make_const(UInt(64), kPaddingElements * op->type.bytes());
-        return op->type.lanes() == 1 ? allocation_bytes(op) + padding : cast(UInt(64), host_shape(op).bytes);
+        return allocation_bytes(op) + make_const(UInt(64), kPaddingElements * element_bytes(op));
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:

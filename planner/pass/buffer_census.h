@@ -28,6 +28,12 @@ inline bool in_host_companion(BufferKind kind, bool device_target) {
 // past its end but nothing writes.
 constexpr int kPaddingElements = 3;
 
+// Bytes of one element of an allocation as Halide's codegen sizes it on the
+// heap: the lanes times the scalar's bytes.
+inline uint64_t element_bytes(const Halide::Internal::Allocate *op) {
+    return (uint64_t)op->type.lanes() * op->type.bytes();
+}
+
 struct Candidate {
     // The Allocate, or for DeviceAndHost the `let <name>.buffer` that creates
     // the buffer (Halide allocates such buffers before their Allocate node).

@@ -128,7 +128,7 @@ private:
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
-            return with_size_limit_check(op, c, with_checks(c, p, bound, kPaddingElements * op->type.bytes()));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, kPaddingElements * element_bytes(op)));
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound

@@ -9,11 +9,6 @@ namespace {
 
 constexpr uint64_t k2To32 = (uint64_t)1 << 32;
 
-// Bytes of one element of `op` (codegen's: lanes times the scalar's bytes).
-uint64_t element_bytes(const Allocate *op) {
-    return op->type.lanes() * op->type.bytes();
-}
-
 // Codegen's form: the product built in 64 bits with its high half tracked,
 // so that an overflow shows as a high half wider than 32 bits (each extent is
 // below 2^32). A product refused once it passes 2^64 stays refused even if a

@@ -67,6 +67,17 @@ TEST(PassHandBuilt, BuffersNeverAliveTogetherShareBytes) {
     EXPECT_EQ(r.plan_bytes, (1000u + 3u) * 4u);
 }
 
+TEST(PassHandBuilt, AVectorTypedHostBufferIsSizedAtCodegensBytesPerElement) {
+    // Halide's codegen sizes a heap allocation of a vector type at the lanes
+    // times the scalar's bytes per element, and its loads and stores address
+    // whole vectors: the slice holds as many.
+    Stmt s = with_bound(Allocate::make("v", Float(32, 8), MemoryType::Heap, {n}, const_true(), store("v")));
+    PassReport r;
+    plan_arena(s, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    EXPECT_EQ(decision(r, "v").planned_bytes, (1000u + 3u) * 32u);
+}
+
 TEST(PassHandBuilt, BufferUsedInsideASerialLoopStaysAliveForTheWholeLoop) {
     // `a` is last touched early in each iteration, `b` is allocated later in
     // the same iteration: in program order they look disjoint, but the next
