@@ -206,10 +206,13 @@ private:
     }
 
     // A host allocation Halide's codegen keeps on the stack: small, of a
-    // constant size, and of no memory type that says otherwise.
+    // constant size, and of no memory type that says otherwise. Codegen
+    // counts the padding an allocation declares (halide_compat.h).
     static bool on_stack(const Allocate *op) {
         const int64_t constant = Allocate::constant_allocation_size(op->extents, op->name);
-        return op->memory_type == MemoryType::Auto && constant > 0 && constant * op->type.bytes() <= kMaxStackBytes;
+        const int64_t padding = declared_padding(op).value_or(0);
+        return op->memory_type == MemoryType::Auto && constant > 0 &&
+               (constant + padding) * op->type.bytes() <= kMaxStackBytes;
     }
 
     // The index of the candidate if it is planned; nothing if it is not, or
@@ -259,8 +262,8 @@ private:
         return bound(c, shape);
     }
 
-    // What halide_malloc would get: the extents plus Halide's padding for
-    // vector loads that read up to three elements past the end.
+    // What halide_malloc would get: the extents plus the elements vector
+    // loads may read past the end (padding_elements).
     static DeviceShape host_shape(const Allocate *op) {
         DeviceShape shape;
         Expr n = make_const(Int(64), 1);
@@ -268,7 +271,7 @@ private:
             n = n * max(cast(Int(64), e), 0);
             shape.extents.push_back(cast(Int(64), e));
         }
-        shape.bytes = (n + kPaddingElements) * make_const(Int(64), (int64_t)element_bytes(op));
+        shape.bytes = (n + make_const(Int(64), (int64_t)padding_elements(op))) * make_const(Int(64), (int64_t)element_bytes(op));
         return shape;
     }
 
@@ -279,7 +282,7 @@ private:
             return Expr();  // not created by an Allocate: the frame-level size serves
         }
         const Allocate *op = static_cast<const Allocate *>(node);
-        return allocation_bytes(op) + make_const(UInt(64), kPaddingElements * element_bytes(op));
+        return allocation_bytes(op) + make_const(UInt(64), padding_elements(op) * element_bytes(op));
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:

@@ -77,4 +77,26 @@ inline Halide::Internal::Stmt make_for(const std::string &name, const Halide::Ex
 #endif
 }
 
+namespace detail {
+template<typename A>
+auto declared_padding(const A *op, int) -> decltype(std::optional<int>(op->padding)) {
+    return op->padding;
+}
+template<typename A>
+std::optional<int> declared_padding(const A *, long) {
+    return std::nullopt;
+}
+}  // namespace detail
+
+// The elements past its end an allocation asks codegen for, which vector
+// loads may read but nothing writes: Halide 21's Allocate declares them (set
+// where a strided load is widened into dense ones) and codegen adds them to
+// the heap size and counts them in its stack decision. Halide 14's declares
+// none (nullopt): its codegen pads every heap allocation by three elements
+// (CodeGen_Posix::allocation_padding) and its stack decision counts none.
+// Read from the node's declaration, not the version.
+inline std::optional<int> declared_padding(const Halide::Internal::Allocate *op) {
+    return detail::declared_padding(op, 0);
+}
+
 }  // namespace harena

@@ -70,7 +70,7 @@ private:
     // memory checker and its guard band filled from the end of its bytes.
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, see buffer_census.cpp); the band starts there.
-    Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, int padding = 0) {
+    Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, uint64_t padding = 0) {
         if (p.host_base.defined()) {
             return with_created_size_check(c, p, s);  // a host companion's slice: no band, no checker
         }
@@ -128,7 +128,7 @@ private:
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
-            return with_size_limit_check(op, c, with_checks(c, p, bound, kPaddingElements * element_bytes(op)));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, padding_elements(op) * element_bytes(op)));
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound

@@ -48,6 +48,9 @@
 #include "e2e_follow_input_cuda_plain.h"
 #include "e2e_follow_input_cuda_arena.h"
 #include "e2e_follow_input_cuda_arena.arena.h"
+#include "e2e_thumbnail_cuda_plain.h"
+#include "e2e_thumbnail_cuda_arena.h"
+#include "e2e_thumbnail_cuda_arena.arena.h"
 
 const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"chain", e2e_chain_cuda_plain, e2e_chain_cuda_arena, E2E_CHAIN_CUDA_ARENA_ARENA_BYTES, E2E_CHAIN_CUDA_ARENA_ARENA_CAPTURABLE != 0},
@@ -65,11 +68,14 @@ const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"heap_in_kernel", e2e_heap_in_kernel_cuda_plain, e2e_heap_in_kernel_cuda_arena, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_BYTES, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_CAPTURABLE != 0},
 };
 
-static_assert(E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BOUNDED == 0);
+static_assert(E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BOUNDED == 0 &&
+              E2E_THUMBNAIL_CUDA_ARENA_ARENA_BOUNDED == 0);
 
 const harena_test::EstimatedPipeline kCudaEstimatedPipelines[] = {
     {"level_pyramid", e2e_level_pyramid_cuda_plain, e2e_level_pyramid_cuda_arena,
      E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BYTES_AT_ESTIMATES, 256, 4},
     {"follow_input", e2e_follow_input_cuda_plain, e2e_follow_input_cuda_arena,
      E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BYTES_AT_ESTIMATES, 256, 4},
+    {"thumbnail", e2e_thumbnail_cuda_plain, e2e_thumbnail_cuda_arena, E2E_THUMBNAIL_CUDA_ARENA_ARENA_BYTES_AT_ESTIMATES,
+     256, 4},
 };

@@ -48,6 +48,9 @@
 #include "e2e_follow_input_plain.h"
 #include "e2e_follow_input_arena.h"
 #include "e2e_follow_input_arena.arena.h"
+#include "e2e_thumbnail_plain.h"
+#include "e2e_thumbnail_arena.h"
+#include "e2e_thumbnail_arena.arena.h"
 
 const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"chain", e2e_chain_plain, e2e_chain_arena, E2E_CHAIN_ARENA_ARENA_BYTES},
@@ -66,16 +69,19 @@ const harena_test::GeneratedPipeline kHostPipelines[] = {
 };
 
 // Estimates only: no worst case, so the header gives none.
-static_assert(E2E_LEVEL_PYRAMID_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_ARENA_ARENA_BOUNDED == 0);
-#if defined(E2E_LEVEL_PYRAMID_ARENA_ARENA_BYTES) || defined(E2E_FOLLOW_INPUT_ARENA_ARENA_BYTES)
+static_assert(E2E_LEVEL_PYRAMID_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_ARENA_ARENA_BOUNDED == 0 &&
+              E2E_THUMBNAIL_ARENA_ARENA_BOUNDED == 0);
+#if defined(E2E_LEVEL_PYRAMID_ARENA_ARENA_BYTES) || defined(E2E_FOLLOW_INPUT_ARENA_ARENA_BYTES) || \
+    defined(E2E_THUMBNAIL_ARENA_ARENA_BYTES)
 #error "a pipeline without a worst case must not define <NAME>_ARENA_BYTES"
 #endif
 
-// Both generators estimate 256 x 256 buffers; level_pyramid 4 levels,
-// follow_input k = 4.
+// Every one estimates 256 x 256 buffers; level_pyramid 4 levels, follow_input
+// and thumbnail k = 4.
 const harena_test::EstimatedPipeline kHostEstimatedPipelines[] = {
     {"level_pyramid", e2e_level_pyramid_plain, e2e_level_pyramid_arena, E2E_LEVEL_PYRAMID_ARENA_ARENA_BYTES_AT_ESTIMATES,
      256, 4},
     {"follow_input", e2e_follow_input_plain, e2e_follow_input_arena, E2E_FOLLOW_INPUT_ARENA_ARENA_BYTES_AT_ESTIMATES,
      256, 4},
+    {"thumbnail", e2e_thumbnail_plain, e2e_thumbnail_arena, E2E_THUMBNAIL_ARENA_ARENA_BYTES_AT_ESTIMATES, 256, 4},
 };

@@ -78,6 +78,43 @@ TEST(PassHandBuilt, AVectorTypedHostBufferIsSizedAtCodegensBytesPerElement) {
     EXPECT_EQ(decision(r, "v").planned_bytes, (1000u + 3u) * 32u);
 }
 
+// Sets `op`'s padding where the release's Allocate has the field.
+template<typename A>
+auto set_padding(const A *op, int elements, int) -> decltype(op->padding, bool()) {
+    const_cast<A *>(op)->padding = elements;  // a node no other statement shares
+    return true;
+}
+template<typename A>
+bool set_padding(const A *, int, long) {
+    return false;
+}
+
+TEST(PassHandBuilt, AHostBufferKeepsThePaddingItsAllocationAsksFor) {
+    // Where Halide widens a strided load into a dense one, it asks codegen
+    // for elements past the end of the allocation, which the load reads.
+    Stmt alloc = heap("p", n, store("p"));
+    if (!set_padding(alloc.as<Allocate>(), 16, 0)) {
+        GTEST_SKIP() << "this release's Allocate has no padding (codegen adds three elements)";
+    }
+    PassReport r;
+    plan_arena(with_bound(alloc), quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    EXPECT_EQ(decision(r, "p").planned_bytes, (1000u + 16u) * 4u);
+}
+
+TEST(PassHandBuilt, AConstantAllocationItsPaddingPushesOffTheStackIsPlanned) {
+    // 16 KiB of floats fit Halide's stack; with the padding it declares,
+    // Halide 21's codegen puts the allocation on the heap.
+    Stmt alloc = Allocate::make("q", Float(32), MemoryType::Auto, {4096}, const_true(), store("q"));
+    if (!set_padding(alloc.as<Allocate>(), 2, 0)) {
+        GTEST_SKIP() << "this release's Allocate has no padding (its stack decision counts none)";
+    }
+    PassReport r;
+    plan_arena(alloc, quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    EXPECT_EQ(decision(r, "q").planned_bytes, (4096u + 3u) * 4u);
+}
+
 TEST(PassHandBuilt, BufferUsedInsideASerialLoopStaysAliveForTheWholeLoop) {
     // `a` is last touched early in each iteration, `b` is allocated later in
     // the same iteration: in program order they look disjoint, but the next

@@ -2,6 +2,7 @@
 // host and for CUDA (lowering CUDA needs no GPU).
 #include "arena_pass.h"
 #include "capturing_pass.h"
+#include "halide_compat.h"
 #include "ir_queries.h"
 
 #include <gtest/gtest.h>
@@ -52,6 +53,27 @@ TEST(PassLowered, HostChainPlansEveryHeapIntermediate) {
     // a is (256 + 1) x 129 floats at most, plus the read-past padding.
     EXPECT_EQ(l.report.buffers[0].planned_bytes, (257u * 129u + 3u) * 4u);
     EXPECT_EQ(harena_test::count_calls(l.stmt, "harena_pipeline_enter"), 1);
+}
+
+TEST(PassLowered, AHostBufferReadWithAStrideKeepsThePaddingCodegenGivesIt) {
+    // A decimation by 5 of a stage computed at root, vectorized: Halide 21
+    // widens the strided load into dense ones and pads the allocation by
+    // stride - 1 elements, which they read; Halide 14 pads every heap
+    // allocation by three.
+    ImageParam input(Float(32), 2, "input");
+    Func g("g"), out("out");
+    Var x("x"), y("y");
+    g(x, y) = input(x, y) * 2.0f;
+    out(x, y) = g(5 * x, y);
+    g.compute_root();
+    out.vectorize(x, 8);
+    Pipeline p(out);
+    p.add_requirement(out.output_buffer().dim(0).extent() <= 64 && out.output_buffer().dim(1).extent() <= 16);
+    Lowered l = harena_test::lower_for(p, {input}, "decimate", get_host_target().with_feature(Target::UserContext));
+    ASSERT_EQ(l.report.planned_count(), 1);
+    const uint64_t padding = harena::halide_major >= 21 ? 4 : 3;
+    // g is 5 * 63 + 1 by 16 floats at most.
+    EXPECT_EQ(l.report.buffers[0].planned_bytes, (316u * 16u + padding) * 4u);
 }
 
 TEST(PassLowered, CudaChainBindsDeviceBuffersAndDropsEveryAllocationAndFree) {
