@@ -34,3 +34,13 @@ inline void output_stage(Halide::Func f, const Halide::Target &t, const Halide::
     Var x{"x"}, y {                            \
         "y"                                    \
     }
+
+// The same signature for generators that declare estimates only: k has no
+// bounds (its estimate is set in the schedule).
+#define HARENA_ESTIMATE_SIGNATURE              \
+    Input<Buffer<float>> input{"input", 2};    \
+    Input<int> k{"k"};                         \
+    Output<Buffer<float>> output{"output", 2}; \
+    Var x{"x"}, y {                            \
+        "y"                                    \
+    }

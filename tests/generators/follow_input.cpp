@@ -10,10 +10,7 @@ using namespace harena_generators;
 
 class FollowInput : public Generator<FollowInput> {
 public:
-    Input<Buffer<float>> input{"input", 2};
-    Input<int> k{"k"};
-    Output<Buffer<float>> output{"output", 2};
-    Var x{"x"}, y{"y"};
+    HARENA_ESTIMATE_SIGNATURE;
 
     void generate() {
         copy(x, y) = input(x, y) * 1.0f;

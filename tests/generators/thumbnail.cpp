@@ -11,10 +11,7 @@ using namespace harena_generators;
 
 class Thumbnail : public Generator<Thumbnail> {
 public:
-    Input<Buffer<float>> input{"input", 2};
-    Input<int> k{"k"};
-    Output<Buffer<float>> output{"output", 2};
-    Var x{"x"}, y{"y"};
+    HARENA_ESTIMATE_SIGNATURE;
 
     void generate() {
         Func in = BoundaryConditions::repeat_edge(input);
