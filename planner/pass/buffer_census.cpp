@@ -2,8 +2,8 @@
 
 #include "runtime_calls.h"
 
+#include "host_allocation.h"
 #include "size_bounds.h"
-#include "size_limit.h"
 
 #include <algorithm>
 #include <optional>
@@ -15,10 +15,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-// Largest allocation Halide's codegen keeps on the stack
-// (Runtime::Internal::Constants::maximum_stack_allocation_bytes).
-constexpr int64_t kMaxStackBytes = 16384;
 
 class Census : public IRVisitor {
 public:
@@ -205,16 +201,6 @@ private:
         return simplify(e);
     }
 
-    // A host allocation Halide's codegen keeps on the stack: small, of a
-    // constant size, and of no memory type that says otherwise. Codegen
-    // counts the padding an allocation declares (halide_compat.h).
-    static bool on_stack(const Allocate *op) {
-        const int64_t constant = Allocate::constant_allocation_size(op->extents, op->name);
-        const int64_t padding = declared_padding(op).value_or(0);
-        return op->memory_type == MemoryType::Auto && constant > 0 &&
-               (constant + padding) * op->type.bytes() <= kMaxStackBytes;
-    }
-
     // The index of the candidate if it is planned; nothing if it is not, or
     // is no intermediate the arena could hold (stack, registers, GPU shared
     // memory), which is not recorded at all.
@@ -238,7 +224,7 @@ private:
         if (options.device_target) {
             const BufferFacts &u = facts[op];
             if (!u.init_value.defined() || !(u.device_malloc || u.copy_to_device || u.device_and_host_malloc)) {
-                if (on_stack(op)) {
+                if (kept_on_stack(op)) {
                     return std::nullopt;
                 }
                 // A host-only buffer, planned in the arena's host companion.
@@ -254,7 +240,7 @@ private:
             }
         } else {
             c.kind = BufferKind::Host;
-            if (on_stack(op)) {
+            if (kept_on_stack(op)) {
                 return std::nullopt;
             }
             shape = host_shape(op);

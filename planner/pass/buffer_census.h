@@ -6,7 +6,6 @@
 #include "buffer_facts.h"
 #include "preamble.h"
 
-#include <algorithm>
 #include <map>
 
 namespace harena {
@@ -23,20 +22,6 @@ enum class BufferKind {
 // planned apart from the device buffers.
 inline bool in_host_companion(BufferKind kind, bool device_target) {
     return device_target && kind == BufferKind::Host;
-}
-
-// Elements a planned host buffer's slice holds past its end, which vector
-// loads may read but nothing writes: Halide 14's three on every release, so
-// that plans do not depend on the release, or what the allocation declares
-// where that is more (halide_compat.h).
-inline uint64_t padding_elements(const Halide::Internal::Allocate *op) {
-    return (uint64_t)std::max(3, declared_padding(op).value_or(3));
-}
-
-// Bytes of one element of an allocation as Halide's codegen sizes it on the
-// heap: the lanes times the scalar's bytes.
-inline uint64_t element_bytes(const Halide::Internal::Allocate *op) {
-    return (uint64_t)op->type.lanes() * op->type.bytes();
 }
 
 struct Candidate {

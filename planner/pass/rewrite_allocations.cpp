@@ -1,5 +1,6 @@
 #include "rewrite_allocations.h"
 
+#include "host_allocation.h"
 #include "runtime_calls.h"
 #include "size_limit.h"
 

@@ -1,5 +1,7 @@
 #include "size_limit.h"
 
+#include "host_allocation.h"
+
 namespace harena {
 
 using namespace Halide;
@@ -55,14 +57,6 @@ Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
 }
 
 }  // namespace
-
-Expr allocation_bytes(const Allocate *op) {
-    Expr bytes = make_const(UInt(64), element_bytes(op));
-    for (const Expr &e : op->extents) {
-        bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
-    }
-    return simplify(bytes);
-}
 
 bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size) {
     return c.kind == BufferKind::Host && !(c.bounded && c.planned_bytes <= maximum_buffer_size);

@@ -13,13 +13,6 @@ namespace harena {
 // is above it, or it has none.
 bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size);
 
-// The bytes codegen computes for `op` (UInt(64)): the element size times
-// each extent read as max(0, e) in 32 bits, without Halide's padding. The
-// size-limit check's message reports them, and a planned host buffer's
-// events and checks use them where it is created: one expression, which
-// LLVM computes once.
-Halide::Expr allocation_bytes(const Halide::Internal::Allocate *op);
-
 // The check of `op`'s size where it is allocated.
 Halide::Internal::Stmt size_limit_check(const Halide::Internal::Allocate *op, uint64_t maximum_buffer_size);
 

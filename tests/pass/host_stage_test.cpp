@@ -54,7 +54,10 @@ TEST(PassHostStage, ATableComputedFromScalarsOnlyIsCapturable) {
                                      << text;
     const auto calls = harena_test::call_arguments(l.stmt, "harena_key_host_malloc");
     ASSERT_EQ(calls.size(), 1u) << text;
-    EXPECT_EQ(harena_test::name_in(calls[0][1]), "curve.buffer") << text;
+    // Halide names the Func "curve$N" where this process made a "curve" before.
+    const std::string table = harena_test::name_in(calls[0][1]);
+    EXPECT_TRUE(table.rfind("curve", 0) == 0 && table.find(".buffer") != std::string::npos) << table << "\n"
+                                                                                            << text;
     EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_device_and_host_malloc"), 0) << text;
 }
 
