@@ -70,7 +70,7 @@ private:
     // Where a buffer is created, its slice is handed out: declared to a
     // memory checker and its guard band filled from the end of its bytes.
     // `padding`: bytes at the end of the size that Halide may read but never
-    // writes (host allocations, see buffer_census.cpp); the band starts there.
+    // writes (host allocations, host_allocation.h); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, uint64_t padding = 0) {
         if (p.host_base.defined()) {
             return with_created_size_check(c, p, s);  // a host companion's slice: no band, no checker
