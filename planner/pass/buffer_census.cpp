@@ -268,7 +268,7 @@ private:
             return Expr();  // not created by an Allocate: the frame-level size serves
         }
         const Allocate *op = static_cast<const Allocate *>(node);
-        return allocation_bytes(op) + make_const(UInt(64), padding_elements(op) * element_bytes(op));
+        return allocation_bytes(op) + make_const(UInt(64), padding_bytes(op));
     }
 
     // `let X.buffer = ...` whose buffer Halide allocates on host and device:

@@ -23,10 +23,18 @@ uint64_t padding_elements(const Allocate *op) {
     return (uint64_t)std::max(3, declared_padding(op).value_or(3));
 }
 
+uint64_t padding_bytes(const Allocate *op) {
+    return padding_elements(op) * element_bytes(op);
+}
+
+Expr codegen_extent(const Expr &e) {
+    return cast(UInt(64), cast(UInt(32), max(0, e)));
+}
+
 Expr allocation_bytes(const Allocate *op) {
     Expr bytes = make_const(UInt(64), element_bytes(op));
     for (const Expr &e : op->extents) {
-        bytes = bytes * cast(UInt(64), cast(UInt(32), max(0, e)));
+        bytes = bytes * codegen_extent(e);
     }
     return simplify(bytes);
 }

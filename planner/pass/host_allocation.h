@@ -20,6 +20,13 @@ uint64_t element_bytes(const Halide::Internal::Allocate *op);
 // where that is more.
 uint64_t padding_elements(const Halide::Internal::Allocate *op);
 
+// The bytes of that padding.
+uint64_t padding_bytes(const Halide::Internal::Allocate *op);
+
+// An extent as codegen reads it in an allocation's size: max(0, e) in 32
+// bits, widened to UInt(64).
+Halide::Expr codegen_extent(const Halide::Expr &e);
+
 // The bytes codegen computes for `op` (UInt(64)): the element size times
 // each extent read as max(0, e) in 32 bits, without the padding. The
 // size-limit check's message reports them, and a planned host buffer's

@@ -129,7 +129,7 @@ private:
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
-            return with_size_limit_check(op, c, with_checks(c, p, bound, padding_elements(op) * element_bytes(op)));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, padding_bytes(op)));
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound

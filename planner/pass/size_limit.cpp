@@ -20,7 +20,7 @@ Expr tracked_within(const Allocate *op, const Expr &limit) {
     Expr high = make_zero(UInt(64)), overflow = make_zero(UInt(64));
     const Expr low_mask = make_const(UInt(64), (uint64_t)0xffffffff);
     for (const Expr &e : op->extents) {
-        Expr extent = cast(UInt(64), cast(UInt(32), max(0, e)));
+        Expr extent = codegen_extent(e);
         high = high * extent + (((total & low_mask) * extent) >> 32);
         total = total * extent;
         overflow = overflow | (high >> 32);
@@ -51,7 +51,7 @@ Expr direct_within(const Allocate *op, uint64_t maximum_buffer_size) {
     }
     Expr product = make_const(UInt(64), 1);
     for (const Expr &e : varying) {
-        product = product * cast(UInt(64), cast(UInt(32), max(0, e)));
+        product = product * codegen_extent(e);
     }
     return product <= make_const(UInt(64), maximum_buffer_size / constant);
 }
