@@ -1,5 +1,8 @@
 #include "preamble.h"
 
+#include "free_names.h"
+
+#include <algorithm>
 #include <map>
 #include <vector>
 
@@ -237,12 +240,18 @@ Preamble read_preamble(const Stmt &s) {
     p.lets = w.lets;
     for (const auto &[name, value] : w.lets) {
         Interval i = bounds_of_expr_in_scope(value, p.bounds);
+        const std::vector<std::string> reads = free_names(value);
+        bool assumed = std::any_of(reads.begin(), reads.end(), [&](const std::string &n) {
+            return p.assumed_minimum.count(n) > 0;
+        });
         if (is_buffer_extent(name) && !i.has_lower_bound()) {
             i.min = make_zero(value.type());  // a halide_buffer_t never has a negative extent
+            assumed = true;
         }
         if (asserted.contains(name)) {
             Interval a = asserted.get(name);
             if (a.has_lower_bound()) {
+                assumed = assumed && i.has_lower_bound() && !can_prove(a.min >= i.min);
                 i.min = i.has_lower_bound() ? simplify(max(i.min, a.min)) : a.min;
             }
             if (a.has_upper_bound()) {
@@ -250,6 +259,9 @@ Preamble read_preamble(const Stmt &s) {
             }
         }
         p.bounds.push(name, i);
+        if (assumed) {
+            p.assumed_minimum.insert(name);
+        }
         p.visible.insert(name);
         p.definitions[name] = value;
     }

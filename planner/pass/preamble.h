@@ -16,6 +16,10 @@ struct Preamble {
     // Bounds of the variables the preamble defines or constrains (argument
     // fields like output.extent.0, scalar params, lets over them).
     Halide::Internal::Scope<Halide::Internal::Interval> bounds;
+    // Names whose lower bound in `bounds` rests on an argument buffer's extent
+    // being taken as never negative, which the preamble does not check: it
+    // may bound a size, but no form that is exact only above it may use it.
+    std::set<std::string> assumed_minimum;
     // Names defined by lets in the preamble: visible where the frame opens.
     std::set<std::string> visible;
     // Their definitions, for tracing an unbounded size to the argument or

@@ -1,5 +1,7 @@
 #include "size_bounds.h"
 
+#include "split_at_minimum.h"
+
 #include <algorithm>
 #include <set>
 #include <sstream>
@@ -163,35 +165,10 @@ SizeBounds bound_size(const Expr &size, const std::vector<LoopRange> &loops, con
         b.representative = constant_upper_bound(at_points(sized, preamble), at_points(sized_loops, preamble),
                                                 preamble.representative);
     }
-    return b;
-}
-
-std::vector<std::string> free_names(const Expr &e) {
-    // A graph visitor: a node shared by several parts of `e` is read once.
-    class Names : public IRGraphVisitor {
-    public:
-        std::vector<std::string> names;
-        std::set<std::string> seen;
-        std::set<std::string> local;  // bound by a Let inside the expression
-        using IRGraphVisitor::visit;
-        void visit(const Let *op) override {
-            local.insert(op->name);
-            IRGraphVisitor::visit(op);
-        }
-        void visit(const Variable *op) override {
-            if (seen.insert(op->name).second) {
-                names.push_back(op->name);
-            }
-        }
-    } names;
-    e.accept(&names);
-    std::vector<std::string> out;
-    for (const std::string &n : names.names) {
-        if (!names.local.count(n)) {
-            out.push_back(n);
-        }
+    if (b.per_call.defined()) {
+        b.per_call = split_at_minimum(b.per_call, preamble);
     }
-    return out;
+    return b;
 }
 
 std::vector<std::string> unbounded_names(const Expr &e, const std::vector<LoopRange> &loops,

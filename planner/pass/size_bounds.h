@@ -5,6 +5,7 @@
 // bounds the size on every iteration of the loops around the allocation (the
 // bytes each call needs).
 #include "buffer_facts.h"
+#include "free_names.h"
 #include "preamble.h"
 
 #include <optional>
@@ -40,10 +41,6 @@ SizeBounds bound_size(const Halide::Expr &size, const std::vector<LoopRange> &lo
 // Whether `e` can be evaluated where the frame opens: it names only the
 // preamble's lets and the pipeline's parameters, and loads nothing.
 bool evaluable_at_entry(const Halide::Expr &e, const Preamble &preamble);
-
-// The names `e` reads that it does not bind itself (in a Let), in the order
-// they first appear.
-std::vector<std::string> free_names(const Halide::Expr &e);
 
 // The names that leave `e` without a declared maximum, traced through the
 // loops' bounds and the preamble's lets to the argument fields and scalar

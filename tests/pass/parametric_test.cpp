@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -184,6 +185,31 @@ TEST(PassParametric, AProductOverALoopIsBoundedByTheProductOfItsExtentsMaxima) {
     } products;
     size.accept(&products);
     EXPECT_LE(products.count, 2) << size;  // the extents' product and the element size
+}
+
+TEST(PassParametric, AnExtentOverAScaleOfUnknownSignIsComputedEachCallWithoutItsNests) {
+    // c's extent is what bounds inference writes for x / s, s of unknown
+    // sign, over an output of extent w >= 0: 2 * |w - 1| + 1 in a nest of
+    // min and max. Split at w's checked minimum, the frame computes it as 3
+    // or w * 2 - 1, the same bytes in code LLVM compiles quickly.
+    Parameter w = scalar("w");
+    w.set_min_value(0);
+    w.set_estimate(100);
+    const Expr e = var(w);
+    const Expr extent = max(1 - e, max(e, 1) - 1) - min(1 - e, min(e, 1) - 1) + 1;
+    PassReport r;
+    Stmt out = plan_arena(heap("c", extent, store("c")), quiet(), &r);
+    ASSERT_EQ(r.planned_count(), 1);
+    EXPECT_EQ(decision(r, "c").planned_bytes, (199u + 3) * 4);
+    for (int call : {0, 1, 2, 3, 5000}) {
+        harena_test::Frame f = harena_test::evaluate_frame(out, {{"w", make_const(Int(32), call)}});
+        EXPECT_EQ(f.size(0), host_bytes(2 * std::abs(call - 1) + 1)) << call;
+    }
+    const Expr size = harena_test::let_value(out, "harena.size.0");
+    ASSERT_TRUE(size.defined());
+    std::ostringstream text;
+    text << size;
+    EXPECT_EQ(text.str().find("min("), std::string::npos) << size;
 }
 
 TEST(PassParametric, ASizeComputedInsideThePipelineIsLeftToTheRuntimeWithAReason) {
