@@ -1,4 +1,5 @@
 #include "arena_pass.h"
+#include "size_limit.h"
 
 #include "buffer_census.h"
 #include "capturability.h"
@@ -167,6 +168,7 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
     Checks checks{checks_on(), slice_table(), options.device_target};
     result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, checks,
                                  options.maximum_buffer_size);
+    result = hoist_size_limit_checks(result);
     if (report.capturable) {
         result = route_key_host_buffers(result, key_host_buffers(s));
     }

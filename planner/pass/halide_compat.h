@@ -77,6 +77,17 @@ inline Halide::Internal::Stmt make_for(const std::string &name, const Halide::Ex
 #endif
 }
 
+// `loop` with another body, everything else kept (its partitioning policy
+// from Halide 17).
+inline Halide::Internal::Stmt with_body(const Halide::Internal::For *loop, const Halide::Internal::Stmt &body) {
+#if halide_major_at_least_17
+    return Halide::Internal::For::make(loop->name, loop->min, loop->extent, loop->for_type, loop->partition_policy,
+                                       loop->device_api, body);
+#else
+    return Halide::Internal::For::make(loop->name, loop->min, loop->extent, loop->for_type, loop->device_api, body);
+#endif
+}
+
 namespace detail {
 template<typename A>
 auto declared_padding(const A *op, int) -> decltype(std::optional<int>(op->padding)) {

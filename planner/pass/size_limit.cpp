@@ -73,4 +73,39 @@ Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
     return AssertStmt::make(simplify(within || !op->condition), error);
 }
 
+namespace {
+
+// A check made by size_limit_check.
+bool is_size_limit_check(const Stmt &s) {
+    const AssertStmt *a = s.as<AssertStmt>();
+    const Call *message = a ? a->message.as<Call>() : nullptr;
+    return message && message->name == "halide_error_buffer_allocation_too_large";
+}
+
+// Loops inside out, so that a check leaves every loop it is invariant in. Only
+// host loops that run their iterations in order or in parallel: a failing
+// check fails the call before any iteration's work in either.
+class HoistSizeLimitChecks : public IRMutator {
+    using IRMutator::visit;
+    Stmt visit(const For *op) override {
+        Stmt loop = IRMutator::visit(op);
+        op = loop.as<For>();
+        const Block *body = op ? op->body.as<Block>() : nullptr;
+        if (!body || !is_size_limit_check(body->first) || stmt_uses_var(body->first, op->name) ||
+            !(op->for_type == ForType::Serial || op->for_type == ForType::Parallel) ||
+            !(op->device_api == DeviceAPI::None || op->device_api == DeviceAPI::Host)) {
+            return loop;
+        }
+        const AssertStmt *check = body->first.as<AssertStmt>();
+        Stmt hoisted = AssertStmt::make(op->extent <= 0 || check->condition, check->message);
+        return Block::make(hoisted, with_body(op, body->rest));
+    }
+};
+
+}  // namespace
+
+Stmt hoist_size_limit_checks(const Stmt &s) {
+    return HoistSizeLimitChecks().mutate(s);
+}
+
 }  // namespace harena

@@ -16,4 +16,10 @@ bool needs_size_limit_check(const Candidate &c, uint64_t maximum_buffer_size);
 // The check of `op`'s size where it is allocated.
 Halide::Internal::Stmt size_limit_check(const Halide::Internal::Allocate *op, uint64_t maximum_buffer_size);
 
+// `s` with each size-limit check that begins a host loop's body and reads
+// nothing the loop changes made once before the loop, where the loop runs at
+// all: the same calls fail, with the same error, before anything else the
+// loop would do.
+Halide::Internal::Stmt hoist_size_limit_checks(const Halide::Internal::Stmt &s);
+
 }  // namespace harena

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace Halide;
 using namespace Halide::Internal;
 using harena::make_for;
@@ -18,6 +20,8 @@ namespace {
 
 // A scalar pipeline parameter, as Halide lowers one.
 const Expr n = Variable::make(Int(32), "n", Parameter(Int(32), false, 0, "n"));
+// One with no declared bound.
+const Expr m = Variable::make(Int(32), "m", Parameter(Int(32), false, 0, "m"));
 
 Stmt requirement(const Expr &condition) {
     return AssertStmt::make(condition, Call::make(Int(32), "halide_error_requirement_failed",
@@ -151,7 +155,6 @@ TEST(PassHandBuilt, BufferAllocatedInsideASerialLoopGetsOneSliceForEveryIteratio
 // instead, is checked there by the pass, unless its worst case over the
 // declared bounds is within the maximum already.
 TEST(PassHandBuilt, APlannedHostBufferKeepsTheTargetsSizeLimitWhereItCanBeExceeded) {
-    const Expr m = Variable::make(Int(32), "m", Parameter(Int(32), false, 0, "m"));
     Stmt s = with_bound(heap("bounded", n, heap("free", m, Block::make(store("bounded"), store("free")))));
     PassOptions o = quiet();
     o.maximum_buffer_size = 1000000;
@@ -189,6 +192,76 @@ TEST(PassHandBuilt, APlannedHostBufferKeepsTheTargetsSizeLimitWhereItCanBeExceed
     }
 }
 
+// The size-limit checks of `out`, and the loop named `loop` in it.
+struct ChecksAndLoop {
+    Stmt out;  // holds what the pointers point into
+    std::vector<const AssertStmt *> checks;
+    const For *loop = nullptr;
+};
+
+ChecksAndLoop checks_and_loop(const Stmt &out, const std::string &loop) {
+    class Find : public IRVisitor {
+    public:
+        ChecksAndLoop found;
+        std::string loop;
+        using IRVisitor::visit;
+        void visit(const AssertStmt *op) override {
+            const Call *c = op->message.as<Call>();
+            if (c && c->name == "halide_error_buffer_allocation_too_large" && is_const(c->args[2])) {
+                found.checks.push_back(op);
+            }
+        }
+        void visit(const For *op) override {
+            if (op->name == loop) {
+                found.loop = op;
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    find.loop = loop;
+    find.found.out = out;
+    out.accept(&find);
+    return find.found;
+}
+
+// The size-limit checks and the loop `i` of `loop` planned under a maximum
+// buffer size of 10^6 bytes, where it has one buffer `m` sizes.
+ChecksAndLoop planned_under_a_million(const Stmt &loop) {
+    PassOptions o = quiet();
+    o.maximum_buffer_size = 1000000;
+    PassReport r;
+    Stmt out = plan_arena(loop, o, &r);
+    EXPECT_EQ(r.planned_count(), 1);
+    ChecksAndLoop found = checks_and_loop(out, "i");
+    EXPECT_EQ(found.checks.size(), 1u) << harena_test::text_of(out);
+    return found;
+}
+
+TEST(PassHandBuilt, ASizeLimitCheckTheLoopDoesNotChangeIsMadeOnceBeforeTheLoopWhereItRuns) {
+    // w has m floats in every iteration of a loop over [0, k): its check is
+    // made before the loop, where the loop runs at all, so that a call whose
+    // loop does not run is not refused for a buffer it never creates.
+    const Expr k = Variable::make(Int(32), "k", Parameter(Int(32), false, 0, "k"));
+    const ChecksAndLoop found =
+        planned_under_a_million(make_for("i", 0, k, ForType::Serial, DeviceAPI::None, heap("w", m, store("w"))));
+    ASSERT_EQ(found.checks.size(), 1u);
+    ASSERT_NE(found.loop, nullptr);
+    EXPECT_TRUE(checks_and_loop(found.loop->body, "").checks.empty());
+    for (auto [extent, iterations, ok] :
+         {std::tuple{250000, 3, true}, {250001, 3, false}, {250001, 0, true}, {1 << 30, 1, false}, {1 << 30, -2, true}}) {
+        Expr holds = simplify(substitute({{"m", make_const(Int(32), extent)}, {"k", make_const(Int(32), iterations)}},
+                                         found.checks[0]->condition));
+        EXPECT_TRUE(is_const(holds, ok ? 1 : 0)) << extent << " x " << iterations << ": " << holds;
+    }
+}
+
+TEST(PassHandBuilt, ASizeLimitCheckThatFollowsTheLoopStaysInIt) {
+    const ChecksAndLoop found = planned_under_a_million(make_for(
+        "i", 0, 10, ForType::Serial, DeviceAPI::None, heap("v", m + Variable::make(Int(32), "i"), store("v"))));
+    ASSERT_NE(found.loop, nullptr);
+    EXPECT_EQ(checks_and_loop(found.loop->body, "").checks.size(), 1u);
+}
+
 TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {
     Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
     PassReport r;
@@ -201,7 +274,6 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {
 }
 
 TEST(PassHandBuilt, WithBoundsRequiredAnUnboundedSizeIsACompileErrorNamingBufferAndSymbol) {
-    const Expr m = Variable::make(Int(32), "m", Parameter(Int(32), false, 0, "m"));
     Stmt s = with_bound(heap("d", m * 4, store("d")));
     PassOptions strict = quiet();
     strict.unbounded = harena::Unbounded::Error;
