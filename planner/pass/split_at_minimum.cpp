@@ -27,11 +27,13 @@ size_t node_count(const Expr &e) {
     return count.seen.size() + 1;
 }
 
+// Whether `e` has a part whose value depends on which side of another it
+// lies: a min, max, select or abs, which a name's range can resolve.
 bool has_comparison(const Expr &e) {
-    class Find : public IRVisitor {
+    class Find : public IRGraphVisitor {
     public:
         bool found = false;
-        using IRVisitor::visit;
+        using IRGraphVisitor::visit;
         void visit(const Min *) override {
             found = true;
         }
@@ -43,7 +45,7 @@ bool has_comparison(const Expr &e) {
         }
         void visit(const Call *op) override {
             found |= op->is_intrinsic(Call::abs);
-            IRVisitor::visit(op);
+            IRGraphVisitor::visit(op);
         }
     } find;
     e.accept(&find);
