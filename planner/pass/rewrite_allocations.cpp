@@ -175,7 +175,7 @@ private:
             return s;
         }
         Expr bytes = created_size(c, p);
-        Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
+        Expr error = Call::make(Int(32), halide_names::kAllocationTooLarge,
                                 {StringImm::make(c.name), bytes, p.bytes}, Call::Extern);
         Stmt checked = Block::make(AssertStmt::make(bytes <= p.bytes, error), s);
         return LetStmt::make(created_name(p), cast(UInt(64), size_where_created(c)), checked);

@@ -23,6 +23,9 @@ inline constexpr const char *kDeviceFreeAsDestructor = "halide_device_free_as_de
 inline constexpr const char *kDeviceAndHostFreeAsDestructor = "halide_device_and_host_free_as_destructor";
 // Halide's no-op free: the arena, not the pipeline, owns planned memory.
 inline constexpr const char *kNopFree = "halide_device_host_nop_free";
+// The error of a buffer larger than the target allows, which the pass's size
+// checks report as Halide's codegen does.
+inline constexpr const char *kAllocationTooLarge = "halide_error_buffer_allocation_too_large";
 }  // namespace halide_names
 
 namespace runtime_calls {

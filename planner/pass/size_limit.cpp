@@ -1,6 +1,7 @@
 #include "size_limit.h"
 
 #include "host_allocation.h"
+#include "runtime_calls.h"
 
 namespace harena {
 
@@ -68,18 +69,19 @@ Stmt size_limit_check(const Allocate *op, uint64_t maximum_buffer_size) {
     if (!within.defined()) {
         within = tracked_within(op, limit);
     }
-    Expr error = Call::make(Int(32), "halide_error_buffer_allocation_too_large",
+    Expr error = Call::make(Int(32), halide_names::kAllocationTooLarge,
                             {StringImm::make(op->name), allocation_bytes(op), limit}, Call::Extern);
     return AssertStmt::make(simplify(within || !op->condition), error);
 }
 
 namespace {
 
-// A check made by size_limit_check.
+// An assert that reports a buffer too large where it is the first statement:
+// a size-limit check (a created-size check sits inside its let).
 bool is_size_limit_check(const Stmt &s) {
     const AssertStmt *a = s.as<AssertStmt>();
     const Call *message = a ? a->message.as<Call>() : nullptr;
-    return message && message->name == "halide_error_buffer_allocation_too_large";
+    return message && message->name == halide_names::kAllocationTooLarge;
 }
 
 // Loops inside out, so that a check leaves every loop it is invariant in. Only
