@@ -3,7 +3,6 @@
 #include <atomic>
 #include <cstdint>
 #include <mutex>
-#include <new>
 
 #include "harena/override.h"
 
@@ -13,12 +12,20 @@ namespace {
 
 constexpr int kEvents = static_cast<int>(Event::heap_default_allocation) + 1;
 
+enum class Listing : uint8_t {
+    not_yet,  // the thread has not counted yet
+    listed,   // in the tally's live list, from the first count
+    gone,     // folded into the exited totals at the thread's exit
+};
+
 // One thread's counts, on a line of its own so that threads counting at once
 // do not share it. Atomic only so that readers on other threads may load them.
 struct alignas(64) Block {
     std::atomic<uint64_t> counts[kEvents] = {};
     Block *next = nullptr;
+    Listing listing = Listing::not_yet;
 };
+static_assert(sizeof(Block) == 64, "a thread's counts fill one cache line");
 
 // Leaked on purpose: threads may count while static objects are destroyed.
 struct Tally {
@@ -33,36 +40,28 @@ Tally &tally() {
     return *t;
 }
 
-// Plain pointers, constant-initialised: reading them needs no guard.
-thread_local Block *own = nullptr;
-thread_local bool own_gone = false;
+// The thread's own block: constant-initialised and trivially destructible, so
+// counting reads and writes only this line, with no guard or indirection.
+thread_local Block own;
 
 // Folds the thread's block into the exited totals when the thread ends.
-// Touched only when the thread counts for the first time.
+// Constructed when the thread counts for the first time.
 struct Owner {
-    Block *block = nullptr;
     ~Owner() {
-        if (block == nullptr) {
-            return;
-        }
         Tally &t = tally();
         std::lock_guard<std::mutex> lock(t.mutex);
         for (int e = 0; e < kEvents; e++) {
-            t.exited[e] += block->counts[e].load(std::memory_order_relaxed);
+            t.exited[e] += own.counts[e].load(std::memory_order_relaxed);
         }
         for (Block **p = &t.live; *p != nullptr; p = &(*p)->next) {
-            if (*p == block) {
-                *p = block->next;
+            if (*p == &own) {
+                *p = own.next;
                 break;
             }
         }
-        delete block;
-        own = nullptr;
-        own_gone = true;
+        own.listing = Listing::gone;
     }
 };
-
-thread_local Owner owner;
 
 // The totals since the process started, under the tally's mutex.
 void totals(const Tally &t, uint64_t out[kEvents]) {
@@ -79,30 +78,28 @@ void totals(const Tally &t, uint64_t out[kEvents]) {
 [[gnu::noinline]] void count_first(Event event) {
     Tally &t = tally();
     std::lock_guard<std::mutex> lock(t.mutex);
-    // Counting from a thread-exit destructor that ran after the owner's, or
-    // without host memory for a block: into the shared totals, under the lock
-    // (the override's allocation paths never throw).
-    auto *block = own_gone ? nullptr : new (std::nothrow) Block;
-    if (block == nullptr) {
+    // Counting from a thread-exit destructor that ran after the owner's: into
+    // the shared totals, under the lock.
+    if (own.listing == Listing::gone) {
         t.exited[static_cast<int>(event)]++;
         return;
     }
-    block->counts[static_cast<int>(event)].store(1, std::memory_order_relaxed);
-    block->next = t.live;
-    t.live = block;
-    owner.block = block;
-    own = block;
+    static thread_local Owner owner;  // registers the fold at thread exit
+    (void)owner;
+    own.counts[static_cast<int>(event)].store(1, std::memory_order_relaxed);
+    own.next = t.live;
+    t.live = &own;
+    own.listing = Listing::listed;
 }
 
 }  // namespace
 
 void count(Event event) {
-    Block *block = own;
-    if (block == nullptr) {
+    if (own.listing != Listing::listed) {
         count_first(event);
         return;
     }
-    std::atomic<uint64_t> &c = block->counts[static_cast<int>(event)];
+    std::atomic<uint64_t> &c = own.counts[static_cast<int>(event)];
     c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
 }
 

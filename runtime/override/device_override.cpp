@@ -6,8 +6,10 @@
 #include "halide_defaults.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
+#include "registry.h"
 
 using namespace harena::override_detail;
+using harena::detail::active_arena_of;
 using harena::detail::SuspendScopes;
 
 namespace {
@@ -90,7 +92,11 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
     if (buf->device_interface == nullptr || buf->device == 0) {
         return nullptr;
     }
-    return harena_find(buf->device_interface, buf->device);
+    // harena_find, inline: the scopes' arenas first.
+    if (harena_arena *arena = harena::detail::active_arena_holding(buf->device_interface, buf->device)) {
+        return arena;
+    }
+    return harena::detail::find_registered(buf->device_interface, buf->device);
 }
 
 // In guard mode a damaged band fails the free (after the report), so that the
@@ -118,7 +124,7 @@ int halide_device_malloc(void *user_context, halide_buffer_t *buf, const halide_
     if (iface == nullptr) {
         return halide_error_no_device_interface(user_context);
     }
-    if (harena_arena *arena = harena_active_arena(iface)) {
+    if (harena_arena *arena = active_arena_of(iface)) {
         if (buf->device != 0) {
             return 0;  // as Halide's backends: an existing allocation stays
         }
@@ -141,12 +147,16 @@ int halide_device_free(void *user_context, halide_buffer_t *buf) {
     if (int err = validate_buffer(user_context, buf, "halide_device_free")) {
         return err;
     }
+    if (buf->device_interface == nullptr) {
+        // Nothing to free (a destructor's free after the pipeline's own):
+        // Halide's generic free only clears the device-dirty bit.
+        buf->set_device_dirty(false);
+        return 0;
+    }
     if (harena_arena *arena = slice_owner(buf)) {
         return give_back(user_context, arena, buf);
     }
-    if (buf->device_interface != nullptr) {
-        count(Event::device_default_free);
-    }
+    count(Event::device_default_free);
     SuspendScopes suspend;
     return default_device_free(user_context, buf);
 }
@@ -162,7 +172,7 @@ int halide_device_and_host_malloc(void *user_context, halide_buffer_t *buf, cons
     if (iface == nullptr) {
         return halide_error_no_device_interface(user_context);
     }
-    harena_arena *arena = harena_active_arena(iface);
+    harena_arena *arena = active_arena_of(iface);
     if (arena != nullptr && buf->device == 0) {
         const uint64_t bytes = buf->size_in_bytes();
         uint64_t address = 0;

@@ -122,6 +122,32 @@ void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function
 void activate(harena_scope *scope, harena_arena *arena);
 int deactivate(harena_scope *scope, const char *function);
 
+// The calling thread's chain of active scopes, innermost first (scope.cpp).
+// __thread: constant-initialised, so reading it is one thread-relative load.
+extern __thread harena_scope *innermost_scope;
+
+// The arena of the calling thread's innermost scope with this device
+// interface (harena_active_arena). Inline: the override asks on every call.
+inline harena_arena *active_arena_of(const halide_device_interface_t *device_interface) {
+    for (harena_scope *s = innermost_scope; s != nullptr; s = s->outer) {
+        if (s->arena->device_interface == device_interface) {
+            return s->arena;
+        }
+    }
+    return nullptr;
+}
+
+// The arena of one of the calling thread's active scopes that holds address,
+// or null (harena_find looks in every registered arena after this).
+inline harena_arena *active_arena_holding(const halide_device_interface_t *device_interface, uint64_t address) {
+    for (harena_scope *s = innermost_scope; s != nullptr; s = s->outer) {
+        if (s->arena->device_interface == device_interface && contains(*s->arena, address)) {
+            return s->arena;
+        }
+    }
+    return nullptr;
+}
+
 // While alive, the calling thread has no active scope: calls into Halide's
 // default allocator made on the arena's behalf must not come back into it.
 class SuspendScopes {

@@ -150,14 +150,19 @@ int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, i
 }  // namespace
 
 int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function) {
-    // The usual free, of the newest allocation of an unwatched arena, needs
-    // no other check: that slice lies in the top frame, past its reservation.
+    // The usual frees of an unwatched arena need no record: the newest
+    // allocation's bytes come back now, and those of an older slice of the
+    // top frame (past its reservation) when the frame pops. The top of the
+    // stack vouches for both (top_allows).
     const uint64_t begin = address - arena.base;
     const uint64_t state = arena.state.load(std::memory_order_relaxed);
-    const uint64_t newest = arena.newest.load(std::memory_order_relaxed);
-    if (!arena.watched && bytes <= arena.capacity && ((newest ^ state) & ~kOffsetMask) == 0 &&
-        offset_of(newest) == begin && begin + allocation_size(arena, bytes) == offset_of(state)) {
-        return reclaim(arena, state, begin, offset_of(state), HARENA_OK);
+    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+    if (!arena.watched && depth != 0 && bytes <= arena.capacity) {
+        const Frame &frame = arena.frames[depth - 1];
+        const uint64_t size = allocation_size(arena, bytes);
+        if (begin >= frame.offset + frame.reserved && top_allows(arena, state, begin, size)) {
+            return reclaim(arena, state, begin, begin + size, HARENA_OK);
+        }
     }
     return release_checked(arena, address, bytes, function);
 }

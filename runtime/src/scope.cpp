@@ -5,38 +5,34 @@
 
 namespace harena::detail {
 
-namespace {
-
-thread_local harena_scope *innermost = nullptr;
-
-}  // namespace
+__thread harena_scope *innermost_scope = nullptr;
 
 void activate(harena_scope *scope, harena_arena *arena) {
     scope->arena = arena;
-    scope->outer = innermost;
-    innermost = scope;
+    scope->outer = innermost_scope;
+    innermost_scope = scope;
 }
 
 int deactivate(harena_scope *scope, const char *function) {
-    if (innermost != scope) {
+    if (innermost_scope != scope) {
         return report_error(scope->arena ? scope->arena->user_context : nullptr, HARENA_ERROR_SCOPE_NOT_INNERMOST,
                             "%s: the scope on arena %p is not the innermost scope of this thread%s; end scopes "
                             "in the reverse order of their beginnings, on the thread that began them",
                             function, static_cast<void *>(scope->arena),
-                            innermost == nullptr ? " (this thread has none)" : "");
+                            innermost_scope == nullptr ? " (this thread has none)" : "");
     }
-    innermost = scope->outer;
+    innermost_scope = scope->outer;
     scope->outer = nullptr;
     return HARENA_OK;
 }
 
 SuspendScopes::SuspendScopes()
-    : saved_(innermost) {
-    innermost = nullptr;
+    : saved_(innermost_scope) {
+    innermost_scope = nullptr;
 }
 
 SuspendScopes::~SuspendScopes() {
-    innermost = saved_;
+    innermost_scope = saved_;
 }
 
 }  // namespace harena::detail
@@ -87,7 +83,7 @@ int harena_scope_end(harena_scope *scope) {
     // While frames pushed inside the scope are still there, the end is
     // refused before anything changes, so that the caller can pop them and
     // end the scope again; pop_frame reports it and pops nothing.
-    if (innermost == scope && scope->frame.id != 0 && frame_is_buried(*scope->arena, scope->frame.id)) {
+    if (innermost_scope == scope && scope->frame.id != 0 && frame_is_buried(*scope->arena, scope->frame.id)) {
         return pop_frame(*scope->arena, scope->frame.id, false, "harena_scope_end");
     }
     if (int err = deactivate(scope, "harena_scope_end")) {
@@ -103,19 +99,12 @@ int harena_scope_end(harena_scope *scope) {
 }
 
 harena_arena *harena_active_arena(const halide_device_interface_t *device_interface) {
-    for (harena_scope *s = innermost; s != nullptr; s = s->outer) {
-        if (s->arena->device_interface == device_interface) {
-            return s->arena;
-        }
-    }
-    return nullptr;
+    return active_arena_of(device_interface);
 }
 
 harena_arena *harena_find(const halide_device_interface_t *device_interface, uint64_t address) {
-    for (harena_scope *s = innermost; s != nullptr; s = s->outer) {
-        if (s->arena->device_interface == device_interface && contains(*s->arena, address)) {
-            return s->arena;
-        }
+    if (harena_arena *arena = active_arena_holding(device_interface, address)) {
+        return arena;
     }
     return find_registered(device_interface, address);
 }

@@ -188,6 +188,29 @@ TEST_F(Override, FreeKeepsHalidesBufferChecks) {
     EXPECT_EQ(arena.stats().bytes_in_use, 0u);
 }
 
+// Halide's destructors free every device buffer again once the pipeline has
+// freed it: such a free has nothing to give back and, as Halide's generic
+// free, only clears the device-dirty bit.
+TEST_F(Override, AFreeOfABufferWithoutDeviceMemoryOnlyClearsItsDeviceDirtyBit) {
+    harena::Arena arena = device_arena(1 << 20);
+    harena::Scope scope(arena);
+    Buf b(100);
+    ASSERT_EQ(halide_device_malloc(nullptr, &b.buf, fake_device_interface()), 0);
+    ASSERT_EQ(halide_device_free(nullptr, &b.buf), 0);
+    const uint64_t in_use = arena.stats().bytes_in_use;
+    for (bool dirty : {true, false}) {
+        b.buf.set_device_dirty(dirty);
+        halide_device_free_as_destructor(nullptr, &b.buf);
+        EXPECT_FALSE(b.buf.device_dirty());
+        EXPECT_EQ(b.buf.device, 0u);
+        EXPECT_EQ(b.buf.device_interface, nullptr);
+    }
+    EXPECT_EQ(arena.stats().bytes_in_use, in_use);
+    EXPECT_EQ(counters().device_arena_frees, 1u);
+    EXPECT_EQ(counters().device_default_frees, 0u);
+    EXPECT_EQ(fake_driver().frees + fake_driver().foreign_frees, 0);
+}
+
 TEST_F(Override, TheArenaTakesExactlyHalidesSizeInBytesForEveryLayout) {
     harena::Arena arena = device_arena(1 << 20);
     harena::Scope scope(arena);
