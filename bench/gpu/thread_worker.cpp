@@ -5,6 +5,7 @@
 
 #include "HalideRuntimeCuda.h"
 #include "harena/arena.hpp"
+#include "harena/cuda.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -83,11 +84,19 @@ void Worker::call(size_t i) {
         break;
     }
     check(result, "the pipeline");
-    check(workload_->sync(i, user_context), "halide_device_sync");
+    // The request waits for its result: a call made with an arena ran on the
+    // arena's stream, which harena_cuda_synchronize waits for; the others as
+    // a Halide program waits.
+    if (user_context != nullptr) {
+        check(harena_cuda_synchronize(arena_.get()), "harena_cuda_synchronize");
+    } else {
+        check(workload_->sync(i, user_context), "halide_device_sync");
+    }
 }
 
 void Worker::bind_thread() const {
     bind_thread_device(context_, stream_);
+    make_context_current(context_);
 }
 
 std::vector<uint8_t> Worker::fresh_output(size_t i) {

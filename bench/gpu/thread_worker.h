@@ -29,7 +29,8 @@ public:
     // One call of step `i`, waited for.
     void call(size_t i);
     // Binds the calling thread to the worker's context and stream for calls
-    // without an arena, until the thread ends.
+    // without an arena, until the thread ends, and makes the context current
+    // on it, as a CUDA program's thread is after cudaSetDevice.
     void bind_thread() const;
     [[nodiscard]] size_t steps() const {
         return workload_->steps();

@@ -22,6 +22,7 @@ const CudaDriver *cuda_driver() {
         static CudaDriver d;
         d.init = cuda_symbol<PFN_cuInit_v2000>("cuInit");
         d.device_count = cuda_symbol<PFN_cuDeviceGetCount_v2000>("cuDeviceGetCount");
+        d.ctx_get_current = cuda_symbol<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent");
         d.ctx_push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
         d.ctx_pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
         d.ctx_synchronize = cuda_symbol<PFN_cuCtxSynchronize_v2000>("cuCtxSynchronize");

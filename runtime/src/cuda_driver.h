@@ -10,6 +10,7 @@ namespace harena::detail {
 struct CudaDriver {
     PFN_cuInit_v2000 init = nullptr;
     PFN_cuDeviceGetCount_v2000 device_count = nullptr;
+    PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
     PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
     PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
     PFN_cuCtxSynchronize_v2000 ctx_synchronize = nullptr;

@@ -118,7 +118,16 @@ BoundRegionScope::~BoundRegionScope() {
 StreamContextScope::StreamContextScope(const CudaBinding &cuda) {
     void *ctx = cuda.owns_stream_ ? cuda.stream_context_ : cuda.binding_.context;
     const CudaDriver *d = cuda_driver();
-    pushed_ = ctx != nullptr && d != nullptr && d->ctx_push(static_cast<CUcontext>(ctx)) == 0;
+    if (ctx == nullptr || d == nullptr) {
+        return;
+    }
+    // A thread that keeps the context current (one thread per GPU, say)
+    // needs no push and pop around each launch and wait.
+    CUcontext current = nullptr;
+    if (d->ctx_get_current != nullptr && d->ctx_get_current(&current) == CUDA_SUCCESS && current == ctx) {
+        return;
+    }
+    pushed_ = d->ctx_push(static_cast<CUcontext>(ctx)) == CUDA_SUCCESS;
 }
 
 StreamContextScope::~StreamContextScope() {
