@@ -26,6 +26,7 @@ struct Driver {
     PFN_cuMemFreeAsync_v11020 free_async = cuda_symbol<PFN_cuMemFreeAsync_v11020>("cuMemFreeAsync");
     PFN_cuCtxPushCurrent_v4000 push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
     PFN_cuCtxPopCurrent_v4000 pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
+    PFN_cuCtxSetCurrent_v4000 set_current = cuda_symbol<PFN_cuCtxSetCurrent_v4000>("cuCtxSetCurrent");
     PFN_cuCtxSynchronize_v2000 ctx_synchronize = cuda_symbol<PFN_cuCtxSynchronize_v2000>("cuCtxSynchronize");
     PFN_cuCtxGetDevice_v2000 ctx_device = cuda_symbol<PFN_cuCtxGetDevice_v2000>("cuCtxGetDevice");
     PFN_cuDeviceGetName_v2000 device_name = cuda_symbol<PFN_cuDeviceGetName_v2000>("cuDeviceGetName");
@@ -120,6 +121,10 @@ std::string device_description() {
 void synchronize() {
     InHalideContext in_context;
     check(driver().ctx_synchronize(), "cuCtxSynchronize");
+}
+
+void make_context_current(void *context) {
+    check(driver().set_current(context != nullptr ? static_cast<CUcontext>(context) : halide_context), "cuCtxSetCurrent");
 }
 
 DriverCalls driver_calls() {

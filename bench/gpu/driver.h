@@ -22,6 +22,11 @@ std::string device_description();
 // Waits for all work in Halide's context.
 void synchronize();
 
+// Makes `context` (nullptr: Halide's, as driver_init found it) the calling
+// thread's current CUDA context, as cudaSetDevice does for a thread of a CUDA
+// program; the runtime's launches and waits then push and pop nothing.
+void make_context_current(void *context);
+
 struct DriverCalls {
     uint64_t allocations = 0;  // cuMemAlloc_v2 calls, whichever allocator served them
     uint64_t frees = 0;        // cuMemFree_v2 calls

@@ -3,10 +3,6 @@
 #include "HalideRuntimeCuda.h"
 #include "cuda_driver.h"
 
-// Halide's runtime defines these; its public header does not declare them.
-extern "C" int halide_cuda_acquire_context(void *user_context, void **ctx, bool create);
-extern "C" int halide_cuda_release_context(void *user_context);
-
 namespace bench {
 namespace {
 
@@ -43,20 +39,6 @@ void install_thread_hooks() {
 void bind_thread_device(void *context, void *stream) {
     thread_context = context;
     thread_stream = stream;
-}
-
-void make_context_current(void *context) {
-    if (context == nullptr) {
-        // Halide's own context, as its runtime gives it to calls without one.
-        if (halide_cuda_acquire_context(nullptr, &context, true) != 0) {
-            return;
-        }
-        halide_cuda_release_context(nullptr);
-    }
-    static const auto set_current = harena::detail::cuda_symbol<PFN_cuCtxSetCurrent_v4000>("cuCtxSetCurrent");
-    if (set_current != nullptr) {
-        (void)set_current(static_cast<CUcontext>(context));
-    }
 }
 
 ThreadDevice::ThreadDevice(void *context, void *stream)

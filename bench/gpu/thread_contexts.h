@@ -16,11 +16,6 @@ void install_thread_hooks();
 // The calling thread's context and stream from now on (nullptr: Halide's own).
 void bind_thread_device(void *context, void *stream);
 
-// Makes `context` (nullptr: Halide's own) the calling thread's current CUDA
-// context, as cudaSetDevice does for a thread of a CUDA program; the
-// runtime's launches and waits then push and pop nothing.
-void make_context_current(void *context);
-
 // The calling thread's context and stream while alive (nullptr: Halide's
 // own), restored after.
 class ThreadDevice {

@@ -1,5 +1,6 @@
 #include "thread_worker.h"
 
+#include "driver.h"
 #include "regimes.h"
 #include "thread_contexts.h"
 

@@ -6,7 +6,6 @@
 #include "halide_defaults.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
-#include "registry.h"
 
 using namespace harena::override_detail;
 using harena::detail::active_arena_of;
@@ -92,11 +91,7 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
     if (buf->device_interface == nullptr || buf->device == 0) {
         return nullptr;
     }
-    // harena_find, inline: the scopes' arenas first.
-    if (harena_arena *arena = harena::detail::active_arena_holding(buf->device_interface, buf->device)) {
-        return arena;
-    }
-    return harena::detail::find_registered(buf->device_interface, buf->device);
+    return harena::detail::arena_holding(buf->device_interface, buf->device);
 }
 
 // In guard mode a damaged band fails the free (after the report), so that the

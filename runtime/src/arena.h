@@ -137,15 +137,16 @@ inline harena_arena *active_arena_of(const halide_device_interface_t *device_int
     return nullptr;
 }
 
-// The arena of one of the calling thread's active scopes that holds address,
-// or null (harena_find looks in every registered arena after this).
-inline harena_arena *active_arena_holding(const halide_device_interface_t *device_interface, uint64_t address) {
+// The arena whose memory address is (harena_find): one of the calling
+// thread's active scopes' arenas first, without a lock, else any registered
+// arena; null when none holds it.
+inline harena_arena *arena_holding(const halide_device_interface_t *device_interface, uint64_t address) {
     for (harena_scope *s = innermost_scope; s != nullptr; s = s->outer) {
         if (s->arena->device_interface == device_interface && contains(*s->arena, address)) {
             return s->arena;
         }
     }
-    return nullptr;
+    return find_registered(device_interface, address);
 }
 
 // While alive, the calling thread has no active scope: calls into Halide's

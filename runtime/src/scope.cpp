@@ -103,10 +103,7 @@ harena_arena *harena_active_arena(const halide_device_interface_t *device_interf
 }
 
 harena_arena *harena_find(const halide_device_interface_t *device_interface, uint64_t address) {
-    if (harena_arena *arena = active_arena_holding(device_interface, address)) {
-        return arena;
-    }
-    return find_registered(device_interface, address);
+    return arena_holding(device_interface, address);
 }
 
 }  // extern "C"
