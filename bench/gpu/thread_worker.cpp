@@ -85,10 +85,13 @@ void Worker::call(size_t i) {
         break;
     }
     check(result, "the pipeline");
-    // The request waits for its result: a call made with an arena ran on the
-    // arena's stream, which harena_cuda_synchronize waits for; the others as
-    // a Halide program waits.
-    if (user_context != nullptr) {
+    // The request waits for its result: a call through the graph cache with
+    // harena_graph_wait (a replay's own completion signal), another call made
+    // with an arena on the arena's stream (harena_cuda_synchronize); the
+    // others as a Halide program waits.
+    if (graphs_ != nullptr) {
+        check(harena_graph_wait(graphs_), "harena_graph_wait");
+    } else if (user_context != nullptr) {
         check(harena_cuda_synchronize(arena_.get()), "harena_cuda_synchronize");
     } else {
         check(workload_->sync(i, user_context), "halide_device_sync");

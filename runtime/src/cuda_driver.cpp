@@ -35,6 +35,16 @@ const CudaDriver *cuda_driver() {
         d.graph_launch = cuda_symbol<PFN_cuGraphLaunch_v10000>("cuGraphLaunch");
         d.graph_exec_destroy = cuda_symbol<PFN_cuGraphExecDestroy_v10000>("cuGraphExecDestroy");
         d.graph_destroy = cuda_symbol<PFN_cuGraphDestroy_v10000>("cuGraphDestroy");
+        d.module_load_data = cuda_symbol<PFN_cuModuleLoadData_v2000>("cuModuleLoadData");
+        d.module_unload = cuda_symbol<PFN_cuModuleUnload_v2000>("cuModuleUnload");
+        d.module_get_function = cuda_symbol<PFN_cuModuleGetFunction_v2000>("cuModuleGetFunction");
+        d.launch_kernel = cuda_symbol<PFN_cuLaunchKernel_v4000>("cuLaunchKernel");
+        d.mem_alloc = cuda_symbol<PFN_cuMemAlloc_v3020>("cuMemAlloc_v2");
+        d.mem_free = cuda_symbol<PFN_cuMemFree_v3020>("cuMemFree_v2");
+        d.memset_d8_async = cuda_symbol<PFN_cuMemsetD8Async_v3020>("cuMemsetD8Async");
+        d.mem_host_alloc = cuda_symbol<PFN_cuMemHostAlloc_v2020>("cuMemHostAlloc");
+        d.mem_free_host = cuda_symbol<PFN_cuMemFreeHost_v2000>("cuMemFreeHost");
+        d.mem_host_get_device_pointer = cuda_symbol<PFN_cuMemHostGetDevicePointer_v3020>("cuMemHostGetDevicePointer_v2");
         return &d;
     }();
     return driver;

@@ -23,12 +23,27 @@ struct CudaDriver {
     PFN_cuGraphLaunch_v10000 graph_launch = nullptr;
     PFN_cuGraphExecDestroy_v10000 graph_exec_destroy = nullptr;
     PFN_cuGraphDestroy_v10000 graph_destroy = nullptr;
+    // The graph cache's completion word (replay_signal.h).
+    PFN_cuModuleLoadData_v2000 module_load_data = nullptr;
+    PFN_cuModuleUnload_v2000 module_unload = nullptr;
+    PFN_cuModuleGetFunction_v2000 module_get_function = nullptr;
+    PFN_cuLaunchKernel_v4000 launch_kernel = nullptr;
+    PFN_cuMemAlloc_v3020 mem_alloc = nullptr;
+    PFN_cuMemFree_v3020 mem_free = nullptr;
+    PFN_cuMemsetD8Async_v3020 memset_d8_async = nullptr;
+    PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
+    PFN_cuMemFreeHost_v2000 mem_free_host = nullptr;
+    PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;
 
     bool has_streams() const {
         return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;
     }
     bool has_graphs() const {
         return begin_capture && end_capture && graph_instantiate && graph_launch && graph_exec_destroy && graph_destroy;
+    }
+    bool has_signals() const {
+        return module_load_data && module_unload && module_get_function && launch_kernel && mem_alloc && mem_free &&
+               memset_d8_async && mem_host_alloc && mem_free_host && mem_host_get_device_pointer;
     }
 };
 

@@ -3,6 +3,8 @@
 // and fallbacks without a GPU.
 #pragma once
 
+#include "replay_signal.h"
+
 namespace harena::detail {
 
 struct GraphBackend {
@@ -12,6 +14,14 @@ struct GraphBackend {
     int (*instantiate)(void *graph, void **exec);
     int (*launch)(void *exec, void *stream);
     void (*destroy)(void *graph, void *exec);  // either may be null
+    // The completion word a cache's graphs end with (replay_signal.h), in
+    // the current context: made (its count zeroed on the stream), its kernel
+    // queued on the stream, freed.
+    int (*signal_create)(ReplaySignal *signal, void *stream);
+    int (*signal_enqueue)(const ReplaySignal &signal, void *stream);
+    void (*signal_destroy)(ReplaySignal *signal);
+    // Waits for the work queued on a stream (its context current).
+    int (*synchronize)(void *stream);
 };
 
 // The backend in use: a test's if one is set, else CUDA's; null where libcuda

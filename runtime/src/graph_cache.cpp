@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "graph_backend.h"
 #include "graph_host_blocks.h"
+#include "graph_key.h"
 
 namespace {
 
@@ -20,6 +21,7 @@ struct Entry {
     void *graph = nullptr;
     void *exec = nullptr;                          // set once captured and instantiated
     std::optional<harena_graph_fallback> refused;  // once capture failed for good
+    bool signals = false;                          // the graph ends with the cache's replay signal
     uint64_t last_use = 0;
     // The buffers the captured call marked device-dirty (its outputs): a
     // replay runs none of the pipeline's host code, so it marks them itself.
@@ -37,39 +39,13 @@ struct harena_graph_cache {
     uint64_t clock = 0;
     std::vector<Entry> entries;
     harena_graph_stats stats{};
+    harena::detail::ReplayWaiter waiter;  // what harena_graph_wait waits for
+    std::string key;                      // the last call's key
 };
 
 namespace harena::detail {
 
 namespace {
-
-template<typename T>
-void append(std::string &key, const T &value) {
-    key.append(reinterpret_cast<const char *>(&value), sizeof value);
-}
-
-// Everything a captured call bakes in besides the caller's bytes.
-std::string key_of(const harena_arena &arena, const void *bytes, size_t size, halide_buffer_t *const *buffers,
-                   int count) {
-    std::string key(static_cast<const char *>(bytes), size);
-    append(key, &arena);
-    append(key, arena.generation);
-    append(key, top_of(arena));
-    append(key, arena.cuda.stream());
-    for (int i = 0; i < count; i++) {
-        const halide_buffer_t &b = *buffers[i];
-        append(key, b.device);
-        append(key, b.device_interface);
-        append(key, b.type);
-        append(key, b.dimensions);
-        for (int d = 0; d < b.dimensions; d++) {
-            append(key, b.dim[d].min);
-            append(key, b.dim[d].extent);
-            append(key, b.dim[d].stride);
-        }
-    }
-    return key;
-}
 
 void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
     if (backend != nullptr && (e.graph != nullptr || e.exec != nullptr)) {
@@ -92,7 +68,7 @@ void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend
     cache.generation = cache.arena->generation;
 }
 
-Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, std::string key) {
+Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std::string &key) {
     if (cache.entries.size() >= cache.capacity) {
         size_t oldest = 0;
         for (size_t i = 1; i < cache.entries.size(); i++) {
@@ -105,12 +81,13 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, std::strin
         cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
     }
     cache.entries.emplace_back();
-    cache.entries.back().key = std::move(key);
+    cache.entries.back().key = key;
     return cache.entries.back();
 }
 
 int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
     cache.stats.ordinary++;
+    cache.waiter.launched_other();
     *outcome = kind;
     return call(cache.arena, closure);
 }
@@ -130,6 +107,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     // Before the context and the capture: no thread's drain may run while it lasts.
     nvtx_capturing(true);
     StreamContextScope in_context(arena.cuda);
+    const ReplaySignal *signal = cache.waiter.for_capture(backend, stream);
     if (backend.begin_capture(stream) != 0) {
         nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
@@ -144,6 +122,8 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     }
     const bool allocated = allocation_total(arena) != allocations;
     const Capture::Seen seen = arena.capture.end();
+    // The graph's last node: it writes the count a waiting thread reads.
+    e.signals = signal != nullptr && backend.signal_enqueue(*signal, stream) == 0;
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
     nvtx_capturing(false);
@@ -189,6 +169,11 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     const int err = backend.launch(e.exec, arena.cuda.stream());
     if (checked) {
         nvtx_frame_popped(*arena.nvtx, top);
+    }
+    if (err == 0 && e.signals) {
+        cache.waiter.launched_with_signal();
+    } else {
+        cache.waiter.launched_other();
     }
     if (err != 0) {
         return report_error(cache.arena->user_context, halide_error_code_device_run_failed,
@@ -279,11 +264,46 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "harena_graph_cache_destroy: the cache is NULL");
     }
     const GraphBackend *backend = graph_backend();
+    if (backend != nullptr && cache->waiter.outstanding()) {
+        // Graphs still running write the signal's word: they finish first.
+        StreamContextScope in_context(cache->arena->cuda);
+        (void)backend->synchronize(cache->arena->cuda.stream());
+    }
     for (Entry &e : cache->entries) {
         drop(cache->arena, backend, e);
     }
+    if (backend != nullptr) {
+        StreamContextScope in_context(cache->arena->cuda);
+        cache->waiter.release(*backend);
+    }
     delete cache;
     return HARENA_OK;
+}
+
+int harena_graph_wait(harena_graph_cache *cache) {
+    const char *function = "harena_graph_wait";
+    if (cache == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the cache is NULL", function);
+    }
+    if (int err = check_live(cache->arena, function, nullptr)) {
+        return err;
+    }
+    if (cache->waiter.signalled()) {
+        return HARENA_OK;
+    }
+    harena_arena &arena = *cache->arena;
+    const GraphBackend *backend = graph_backend();
+    if (backend == nullptr || arena.cuda.stream() == nullptr) {
+        return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: arena %p has no stream of its own or no CUDA driver, so its calls ran as ordinary "
+                            "calls on Halide's stream: wait for them with halide_device_sync",
+                            function, static_cast<void *>(&arena));
+    }
+    StreamContextScope in_context(arena.cuda);
+    const int err = backend->synchronize(arena.cuda.stream());
+    return err == 0 ? HARENA_OK :
+                      report_error(arena.user_context, halide_error_code_device_sync_failed,
+                                   "%s: cuStreamSynchronize failed with CUDA error %d", function, err);
 }
 
 static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
@@ -309,7 +329,8 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
             return fall_back(c, HARENA_GRAPH_ARGUMENT_ON_HOST, call, closure, outcome);
         }
     }
-    std::string k = key_of(arena, key, key_bytes, buffers, buffer_count);
+    std::string &k = c.key;
+    key_of(k, arena, key, key_bytes, buffers, buffer_count);
     Entry *e = nullptr;
     for (Entry &candidate : c.entries) {
         if (candidate.key == k) {
@@ -319,7 +340,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
     }
     if (e == nullptr) {
         c.stats.misses++;
-        insert(c, backend, std::move(k)).last_use = ++c.clock;
+        insert(c, backend, k).last_use = ++c.clock;
         // Not captured yet: the first call loads the pipeline's modules,
         // which a capture cannot do.
         return ordinary(c, call, closure, outcome, HARENA_GRAPH_RAN);

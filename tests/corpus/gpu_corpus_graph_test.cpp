@@ -113,7 +113,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         harena_test::reset_cuda_driver_counts();
         int outcome = -1;
         ASSERT_EQ(run_planned_through_graphs(graphs.get(), p, w, &outcome), 0) << joined(ErrorLog::take());
-        harena::synchronize(arena);
+        ASSERT_EQ(harena_graph_wait(graphs.get()), 0) << joined(ErrorLog::take());
         if (outcome == HARENA_GRAPH_REPLAYED) {
             replay_driver_allocations += harena_test::cuda_driver_counts().allocations;
         }

@@ -2,8 +2,8 @@
 // stream: the first call with a key runs, the second is captured, later ones
 // replay. Every call gets new input values written into the same device
 // buffer (a replay reads what the buffer holds at launch) and a poisoned
-// output, and is compared bit for bit with the plain pipeline on the same
-// values. Pipelines that declare host work fall back, with the reason counted.
+// output, waited for with harena_graph_wait, and is compared bit for bit
+// with the plain pipeline on the same values. Pipelines that declare host work fall back, with the reason counted.
 // Skips where no CUDA device is usable.
 #include "cuda_driver.h"
 #include "cuda_test.h"
@@ -36,7 +36,9 @@ TEST_P(GpuGraph, CapturedCallsReplayBitIdenticalOnNewInputs) {
         ASSERT_EQ(ref.copy_to_host(), 0);
         reset_cuda_driver_counts();
         ASSERT_EQ(graphs.run(p.planned, in.raw_buffer(), k, out.raw_buffer()), 0) << p.name << ": " << last_error();
-        harena::synchronize(arena);
+        // A replay's own signal (the stream after an ordinary call); the copy
+        // below runs on Halide's stream, so only this wait orders it after.
+        graphs.wait();
         if (graphs.last_outcome() == HARENA_GRAPH_REPLAYED) {
             replay_driver_allocations += cuda_driver_counts().allocations;
         }

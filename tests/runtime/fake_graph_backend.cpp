@@ -25,6 +25,12 @@ void launch_copy(float *dst, const float *src) {
 
 namespace {
 
+void run_graph(const FakeGraph &graph) {
+    for (const auto &k : graph.kernels) {
+        k();
+    }
+}
+
 const harena::detail::GraphBackend kFakeBackend = {
     [](void *) {
         fake.capturing = true;
@@ -49,14 +55,45 @@ const harena::detail::GraphBackend kFakeBackend = {
     },
     [](void *exec, void *) {
         fake.launches++;
-        for (auto &k : static_cast<FakeGraph *>(exec)->kernels) {
-            k();
+        if (fake.defer_launches) {
+            fake.queued.push_back(static_cast<FakeGraph *>(exec));
+        } else {
+            run_graph(*static_cast<FakeGraph *>(exec));
         }
         return 0;
     },
     [](void *graph, void *exec) {
         delete static_cast<FakeGraph *>(graph != nullptr ? graph : exec);
         fake.graphs_destroyed++;
+    },
+    [](harena::detail::ReplaySignal *signal, void *) {
+        if (fake.fail_signal_create) {
+            return 1;  // as CUDA_ERROR_INVALID_VALUE
+        }
+        fake.signals_made++;
+        signal->word = new uint64_t(0);
+        signal->count_device = reinterpret_cast<uint64_t>(new uint64_t(0));
+        return 0;
+    },
+    [](const harena::detail::ReplaySignal &signal, void *) {
+        uint64_t *word = signal.word;
+        auto *count = reinterpret_cast<uint64_t *>(signal.count_device);
+        launch_kernel([word, count] { __atomic_store_n(word, ++*count, __ATOMIC_RELEASE); });
+        return 0;
+    },
+    [](harena::detail::ReplaySignal *signal) {
+        fake.signals_destroyed++;
+        delete signal->word;
+        delete reinterpret_cast<uint64_t *>(signal->count_device);
+        *signal = harena::detail::ReplaySignal{};
+    },
+    [](void *) {
+        fake.synchronizes++;
+        for (const FakeGraph *graph : fake.queued) {
+            run_graph(*graph);
+        }
+        fake.queued.clear();
+        return 0;
     },
 };
 

@@ -21,6 +21,15 @@ struct FakeDriver {
     bool fail_end = false;  // the next end_capture reports an invalidated capture
     FakeGraph *recording = nullptr;
     int graphs_made = 0, graphs_destroyed = 0, launches = 0;
+    // Graph launches queued rather than run, until a synchronize: a GPU
+    // that has not finished them yet.
+    bool defer_launches = false;
+    std::vector<const FakeGraph *> queued;
+    int synchronizes = 0;
+    // The replay signal (replay_signal.h): whether it can be made, and its
+    // count and word, one fake allocation each.
+    bool fail_signal_create = false;
+    int signals_made = 0, signals_destroyed = 0;
 };
 
 extern FakeDriver fake;

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "fake_graph_backend.h"
@@ -229,4 +230,73 @@ TEST_F(GraphCacheTest, InGuardModeCallsAreNeverCapturedBecauseTheBandsAreCopiedA
     EXPECT_EQ(guarded_graphs.stats().fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 2u);
     EXPECT_EQ(guarded_graphs.stats().replays, 0u);
     EXPECT_EQ(guarded_arena.stats().frame_depth, 0u);
+}
+
+// harena_graph_wait: a replay's own signal, or the stream.
+
+TEST_F(GraphCacheTest, AWaitAfterAGraphReadsItsSignalAndAfterAnOrdinaryCallWaitsOnTheStream) {
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
+    graphs.wait();
+    EXPECT_EQ(fake.synchronizes, 1) << "an ordinary call writes no signal";
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_CAPTURED);
+    graphs.wait();
+    for (float x : {5.0f, 7.0f}) {
+        EXPECT_EQ(run(x, 3), HARENA_GRAPH_REPLAYED);
+        graphs.wait();
+    }
+    EXPECT_EQ(fake.synchronizes, 1) << "the captured graph and its replays end with the signal";
+    EXPECT_EQ(fake.signals_made, 1) << "one signal for all of the cache's graphs";
+}
+
+TEST_F(GraphCacheTest, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIsLate) {
+    run(1, 3);
+    run(2, 3);
+    fake.defer_launches = true;  // the GPU has not run it yet
+    in.value = 5;
+    out.value = -1;
+    ASSERT_EQ(graphs.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+    EXPECT_EQ(graphs.last_outcome(), HARENA_GRAPH_REPLAYED);
+    EXPECT_EQ(out.value, -1);
+    graphs.wait();
+    EXPECT_EQ(out.value, 15) << "the wait returned before the replay had run";
+    EXPECT_EQ(fake.synchronizes, 1);
+}
+
+TEST_F(GraphCacheTest, WithoutASignalEveryWaitIsOnTheStream) {
+    fake.fail_signal_create = true;
+    for (int expected : {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED}) {
+        EXPECT_EQ(run(2, 3), expected);
+        graphs.wait();
+    }
+    EXPECT_EQ(fake.synchronizes, 3);
+    EXPECT_EQ(fake.signals_made, 0);
+}
+
+TEST_F(GraphCacheTest, ACacheGoesOnlyAfterItsGraphsHaveWrittenTheSignal) {
+    {
+        harena::GraphCache local{arena, 2};
+        in.value = 2;
+        for (int i = 0; i < 3; i++) {
+            EXPECT_EQ(local.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+        }
+        fake.defer_launches = true;
+        EXPECT_EQ(local.run(call_current, &in.buf, 4.0f, &out.buf), 0);  // another key: ordinary
+        EXPECT_EQ(local.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+        EXPECT_EQ(local.last_outcome(), HARENA_GRAPH_REPLAYED);
+        EXPECT_EQ(fake.queued.size(), 1u);
+    }
+    EXPECT_EQ(fake.synchronizes, 1) << "destroyed while a graph would still write the signal";
+    EXPECT_TRUE(fake.queued.empty());
+    EXPECT_EQ(fake.signals_destroyed, 1);
+}
+
+TEST_F(GraphCacheTest, AWaitWithoutAStreamOrACacheIsAnErrorThatSaysWhatToDo) {
+    EXPECT_EQ(harena_graph_wait(nullptr), HARENA_ERROR_INVALID_ARGUMENT);
+    ASSERT_EQ(harena_set_cuda_binding(arena.get(), nullptr), HARENA_OK);
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);
+    harena_graph_cache *raw = nullptr;
+    ASSERT_EQ(harena_graph_cache_create(arena.get(), 1, &raw), HARENA_OK);
+    EXPECT_EQ(harena_graph_wait(raw), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(harena_last_error()).find("halide_device_sync"), std::string::npos) << harena_last_error();
+    EXPECT_EQ(harena_graph_cache_destroy(raw), HARENA_OK);
 }

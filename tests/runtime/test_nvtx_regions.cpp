@@ -244,6 +244,10 @@ const harena::detail::GraphBackend kRecordingGraphs = {
         return 0;
     },
     [](void *, void *) {},
+    [](harena::detail::ReplaySignal *, void *) { return 1; },  // no replay signal: graphs without it
+    [](const harena::detail::ReplaySignal &, void *) { return 1; },
+    [](harena::detail::ReplaySignal *) {},
+    [](void *) { return 0; },
 };
 
 TEST_F(Nvtx, AGraphLaunchHasTheBytesAboveTheTopLiveWhileItRuns) {

@@ -142,6 +142,17 @@ typedef int (*harena_graph_call)(void *user_context, void *closure);
 int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_bytes, halide_buffer_t *const *buffers,
                      int buffer_count, harena_graph_call call, void *closure, int *outcome);
 
+/* Waits for the work of the cache's last harena_graph_run, and for
+ * everything queued on the arena's stream before it. Every graph the cache
+ * captures ends with a one-thread kernel that stores a count in pinned host
+ * memory: after a replay (or a capture) this reads that count until its
+ * graph's arrives, without a driver call, which is where threads replaying
+ * at once would queue; after an ordinary call, or where the graph has not
+ * finished within 200 us, it waits on the arena's stream
+ * (cuStreamSynchronize). Work queued on the stream after the call is not
+ * waited for: harena_cuda_synchronize waits for all of it. */
+int harena_graph_wait(harena_graph_cache *cache);
+
 int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats);
 
 /* A short name for a fallback reason ("argument on host", ...). */

@@ -7,8 +7,10 @@
 //   // Inputs on the device are the caller's job, on the arena's stream (the
 //   // arena as user_context) so that the copy is ordered before the replay:
 //   input.copy_to_device(halide_cuda_device_interface(), arena.get());
-//   for (...) graphs.run(chain, input.raw_buffer(), k, output.raw_buffer());
-//   harena::synchronize(arena);
+//   for (...) {
+//       graphs.run(chain, input.raw_buffer(), k, output.raw_buffer());
+//       graphs.wait();  // the replay's result, without entering the driver
+//   }
 //
 // run() calls pipeline(arena.get(), args...): buffer arguments (anything
 // convertible to halide_buffer_t *) and scalar arguments (arithmetic types)
@@ -72,6 +74,11 @@ public:
         };
         return harena_graph_run(cache_, key.data(), key.size(), buffers.data(), static_cast<int>(buffers.size()),
                                 trampoline, &call, &outcome_);
+    }
+
+    // Waits for the last run() (harena_graph_wait).
+    void wait() {
+        detail::check(harena_graph_wait(cache_));
     }
 
     // enum harena_graph_outcome of the last run().
