@@ -123,7 +123,9 @@ typedef struct harena_graph_stats {
 } harena_graph_stats;
 
 /* A cache of at most `capacity` instantiated graphs for calls in `arena`,
- * least recently used dropped first. The arena must outlive the cache. */
+ * least recently used dropped first. The arena must outlive the cache. A
+ * cache is used by one thread at a time, as its arena's frames are: its
+ * calls (run, wait, destroy) must not run concurrently with each other. */
 int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_graph_cache **cache);
 int harena_graph_cache_destroy(harena_graph_cache *cache);
 
