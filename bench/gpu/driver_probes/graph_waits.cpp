@@ -103,9 +103,9 @@ void call(GraphLane &lane, Wait wait) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    const double seconds = argc > 1 ? std::atof(argv[1]) : 0.4;
-    const int rounds = argc > 2 ? std::atoi(argv[2]) : 2;
-    const int kernels = argc > 3 ? std::atoi(argv[3]) : 4;
+    const double seconds = argument(argc, argv, 1, 0.4);
+    const int rounds = static_cast<int>(argument(argc, argv, 2, 2));
+    const int kernels = static_cast<int>(argument(argc, argv, 3, 4));
     const bool primary = argc > 4 && std::string(argv[4]) == "primary";
     PROBE_CHECK(cuInit(0));
     CUdevice device;

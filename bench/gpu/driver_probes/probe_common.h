@@ -28,6 +28,11 @@ inline void check(CUresult result, const char *what, int line) {
     }
 }
 
+// Positional argument i as a number, or `fallback` where there is none.
+inline double argument(int argc, char **argv, int i, double fallback) {
+    return argc > i ? std::atof(argv[i]) : fallback;
+}
+
 constexpr int kElements = 4096;  // 64x64
 constexpr size_t kBufferBytes = kElements * sizeof(float) + 256;
 

@@ -59,8 +59,8 @@ void call(GpuLane &lane, Kind kind) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    const double seconds = argc > 1 ? std::atof(argv[1]) : 0.3;
-    const int rounds = argc > 2 ? std::atoi(argv[2]) : 3;
+    const double seconds = argument(argc, argv, 1, 0.3);
+    const int rounds = static_cast<int>(argument(argc, argv, 2, 3));
     PROBE_CHECK(cuInit(0));
     int devices = 0;
     PROBE_CHECK(cuDeviceGetCount(&devices));
