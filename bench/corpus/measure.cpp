@@ -7,6 +7,7 @@
 #include "HalideRuntimeCuda.h"
 #include "harena/arena.hpp"
 #include "harena/graph.hpp"
+#include "median.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +16,8 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+
+using harena_bench::median;
 
 namespace corpus_bench {
 namespace {
@@ -33,11 +36,6 @@ void check(int code, const std::string &what) {
     if (code != 0) {
         fail(what + " failed (" + std::to_string(code) + ")");
     }
-}
-
-double median(std::vector<double> samples) {
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-    return samples[samples.size() / 2];
 }
 
 // Arenas take their memory with Halide's cache off, so that it comes from

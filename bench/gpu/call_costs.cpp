@@ -13,6 +13,7 @@
 
 #include "HalideRuntimeCuda.h"
 #include "harena/runtime.h"
+#include "median.h"
 
 #include <x86intrin.h>
 
@@ -23,6 +24,8 @@
 #include <cstring>
 #include <string>
 #include <vector>
+
+using harena_bench::median;
 
 namespace {
 
@@ -55,11 +58,6 @@ private:
     Entry entry_;
     uint64_t start_;
 };
-
-double median(std::vector<double> v) {
-    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-    return v[v.size() / 2];
-}
 
 // Time-stamp counter ticks per ns, against the steady clock over 50 ms.
 double ticks_per_ns() {

@@ -1,11 +1,14 @@
 #include "measure.h"
 
 #include "driver.h"
+#include "median.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+
+using harena_bench::median;
 
 namespace bench {
 namespace {
@@ -55,14 +58,6 @@ OutputCheck compare(const Outputs &got, const Outputs &reference) {
         }
     }
     return OutputCheck::close;
-}
-
-double median(std::vector<double> samples) {
-    if (samples.empty()) {
-        return 0;
-    }
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-    return samples[samples.size() / 2];
 }
 
 void run_batch(Regimes &regimes, const Workload &workload, int runs) {

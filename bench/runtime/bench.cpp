@@ -31,6 +31,9 @@
 #include "HalideRuntimeCuda.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
+#include "median.h"
+
+using harena_bench::median;
 
 namespace {
 
@@ -44,11 +47,6 @@ volatile uint64_t sink;
 
 double ns_per_op(Clock::time_point start, Clock::time_point end) {
     return std::chrono::duration<double, std::nano>(end - start).count() / kBatch;
-}
-
-double median(std::vector<double> samples) {
-    std::nth_element(samples.begin(), samples.begin() + samples.size() / 2, samples.end());
-    return samples[samples.size() / 2];
 }
 
 // The cold rows: before each timed call, kSweepBytes (past the L2 cache) are
