@@ -15,6 +15,7 @@
 //    at exit or halide_cuda_device_release); a context destroyed and another
 //    created later are told apart by cuCtxGetId, so a stale module is never
 //    used.
+#include "current_context.h"
 #include "errors.h"
 #include "launch_abi.h"
 #include "launch_driver.h"
@@ -57,24 +58,16 @@ public:
         }
         acquired_ = true;
         context = static_cast<CUcontext>(ctx);
-        CUcontext current = nullptr;
-        if (context == nullptr || d.ctx_get_current(&current) != CUDA_SUCCESS) {
+        if (context == nullptr) {
             error = report_error(user_context, -1, "CUDA: no context to launch in");
             return;
         }
-        if (current != context) {
-            if ((error = d.ctx_push(context)) != CUDA_SUCCESS) {
-                error = launch_error(user_context, error, "cuCtxPushCurrent");
-                return;
-            }
-            pushed_ = true;
+        if ((error = current_.make_current(d, context)) != CUDA_SUCCESS) {
+            error = launch_error(user_context, error, "cuCtxPushCurrent");
         }
     }
     ~CallContext() {
-        if (pushed_) {
-            CUcontext popped = nullptr;
-            (void)driver_->ctx_pop(&popped);
-        }
+        current_.restore();  // before the context goes back to Halide's hooks
         if (acquired_ && halide_cuda_release_context != nullptr) {
             (void)halide_cuda_release_context(user_context_);
         }
@@ -93,7 +86,7 @@ private:
     void *user_context_;
     const LaunchDriver *driver_;
     bool acquired_ = false;
-    bool pushed_ = false;
+    CurrentContext current_;
 };
 
 // The module the thread's last lookup found. Every pipeline call begins with

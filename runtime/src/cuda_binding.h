@@ -53,17 +53,4 @@ private:
     void *outer_;
 };
 
-// Makes the context of the binding's stream current while alive, as the
-// driver's stream and graph calls want (nothing when it is not known).
-class StreamContextScope {
-public:
-    explicit StreamContextScope(const CudaBinding &cuda);
-    ~StreamContextScope();
-    StreamContextScope(const StreamContextScope &) = delete;
-    StreamContextScope &operator=(const StreamContextScope &) = delete;
-
-private:
-    bool pushed_ = false;
-};
-
 }  // namespace harena::detail

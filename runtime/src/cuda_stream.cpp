@@ -7,6 +7,7 @@
 #include "arena.h"
 #include "cuda_driver.h"
 #include "errors.h"
+#include "stream_context.h"
 
 using harena_acquire_context_t = int (*)(void *user_context, void **ctx, bool create);
 using harena_release_context_t = int (*)(void *user_context);
@@ -118,22 +119,8 @@ BoundRegionScope::~BoundRegionScope() {
 StreamContextScope::StreamContextScope(const CudaBinding &cuda) {
     void *ctx = cuda.owns_stream_ ? cuda.stream_context_ : cuda.binding_.context;
     const CudaDriver *d = cuda_driver();
-    if (ctx == nullptr || d == nullptr) {
-        return;
-    }
-    // A thread that keeps the context current (one thread per GPU, say)
-    // needs no push and pop around each launch and wait.
-    CUcontext current = nullptr;
-    if (d->ctx_get_current != nullptr && d->ctx_get_current(&current) == CUDA_SUCCESS && current == ctx) {
-        return;
-    }
-    pushed_ = d->ctx_push(static_cast<CUcontext>(ctx)) == CUDA_SUCCESS;
-}
-
-StreamContextScope::~StreamContextScope() {
-    if (pushed_) {
-        CUcontext popped = nullptr;
-        (void)cuda_driver()->ctx_pop(&popped);
+    if (ctx != nullptr && d != nullptr) {
+        (void)current_.make_current(*d, static_cast<CUcontext>(ctx));
     }
 }
 

@@ -13,6 +13,7 @@
 #include "graph_backend.h"
 #include "graph_host_blocks.h"
 #include "graph_key.h"
+#include "stream_context.h"
 
 namespace {
 

@@ -2,6 +2,7 @@
 
 #include "arena.h"
 #include "errors.h"
+#include "stream_context.h"
 #include "graph_backend.h"
 #include "harena/pipeline_abi.h"
 #include "harena/runtime.h"
