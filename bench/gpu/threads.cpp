@@ -134,10 +134,14 @@ ThreadRow measure(const ThreadWorkloadSpec &spec, ThreadRegime regime, int devic
         t.join();
     }
     std::vector<double> all;
+    size_t fewest = SIZE_MAX, most = 0;
     for (const auto &w : workers) {
         all.insert(all.end(), w->latencies_us.begin(), w->latencies_us.end());
+        fewest = std::min(fewest, w->latencies_us.size());
+        most = std::max(most, w->latencies_us.size());
     }
     ThreadRow row{spec.name, regime, threads_per_device, devices};
+    row.balance = most == 0 ? 0 : static_cast<double>(fewest) / static_cast<double>(most);
     row.calls_per_second = static_cast<double>(all.size()) / elapsed;
     std::sort(all.begin(), all.end());
     row.p50_us = all.empty() ? 0 : all[all.size() / 2];

@@ -116,9 +116,9 @@ std::string thread_regime_name(const ThreadRegime &regime) {
 }
 
 void print_row(const ThreadRow &r) {
-    std::printf("%-28s %-36s GPUs=%d T=%-2d %10.0f calls/s  p50 %8.1f us  p99 %8.1f us  %s\n", r.workload.c_str(),
-                thread_regime_name(r.regime).c_str(), r.devices, r.threads, r.calls_per_second, r.p50_us, r.p99_us,
-                r.bit_identical ? "bit-identical" : "OUTPUT DIFFERS");
+    std::printf("%-28s %-36s GPUs=%d T=%-2d %10.0f calls/s  p50 %8.1f us  p99 %8.1f us  balance %4.2f  %s\n",
+                r.workload.c_str(), thread_regime_name(r.regime).c_str(), r.devices, r.threads, r.calls_per_second,
+                r.p50_us, r.p99_us, r.balance, r.bit_identical ? "bit-identical" : "OUTPUT DIFFERS");
     std::fflush(stdout);
 }
 
@@ -179,10 +179,10 @@ void write_csv(const std::vector<ThreadRow> &rows, const std::string &path) {
         std::perror(path.c_str());
         return;
     }
-    std::fprintf(f, "workload,regime,devices,threads_per_device,calls_per_second,p50_us,p99_us,bit_identical\n");
+    std::fprintf(f, "workload,regime,devices,threads_per_device,calls_per_second,p50_us,p99_us,balance,bit_identical\n");
     for (const ThreadRow &r : rows) {
-        std::fprintf(f, "%s,%s,%d,%d,%.1f,%.2f,%.2f,%d\n", r.workload.c_str(), thread_regime_name(r.regime).c_str(),
-                     r.devices, r.threads, r.calls_per_second, r.p50_us, r.p99_us, r.bit_identical ? 1 : 0);
+        std::fprintf(f, "%s,%s,%d,%d,%.1f,%.2f,%.2f,%.3f,%d\n", r.workload.c_str(), thread_regime_name(r.regime).c_str(),
+                     r.devices, r.threads, r.calls_per_second, r.p50_us, r.p99_us, r.balance, r.bit_identical ? 1 : 0);
     }
     std::fclose(f);
 }

@@ -35,6 +35,9 @@ struct ThreadRow {
     int devices = 1;              // GPUs the threads are spread over
     double calls_per_second = 0;  // over all threads
     double p50_us = 0, p99_us = 0;
+    // The least busy thread's calls over the busiest's: near 1 when every
+    // thread ran throughout, far below where one was held up.
+    double balance = 0;
     bool bit_identical = false;  // every thread's every output, after the timed calls
 };
 
