@@ -16,7 +16,8 @@ struct GraphBackend {
     void (*destroy)(void *graph, void *exec);  // either may be null
     // The completion word a cache's graphs end with (replay_signal.h), in
     // the current context: made (its count zeroed on the stream), its kernel
-    // queued on the stream, freed.
+    // queued on the stream, freed. A signal that failed to be made, or was
+    // freed, is left empty (ReplaySignal{}).
     int (*signal_create)(ReplaySignal *signal, void *stream);
     int (*signal_enqueue)(const ReplaySignal &signal, void *stream);
     void (*signal_destroy)(ReplaySignal *signal);

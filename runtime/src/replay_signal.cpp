@@ -28,12 +28,9 @@ const ReplaySignal *ReplayWaiter::for_capture(const GraphBackend &backend, void 
     if (!usable_) {
         return nullptr;
     }
-    if (!made_) {
-        if (backend.signal_create(&signal_, stream) != 0) {
-            usable_ = false;
-            return nullptr;
-        }
-        made_ = true;
+    if (!made() && backend.signal_create(&signal_, stream) != 0) {
+        usable_ = false;
+        return nullptr;
     }
     return &signal_;
 }
@@ -61,15 +58,13 @@ bool ReplayWaiter::signalled() const {
 }
 
 bool ReplayWaiter::outstanding() const {
-    return made_ && read_word(signal_) < launched_;
+    return made() && read_word(signal_) < launched_;
 }
 
 void ReplayWaiter::release(const GraphBackend &backend) {
-    if (made_) {
-        backend.signal_destroy(&signal_);
+    if (made()) {
+        backend.signal_destroy(&signal_);  // leaves it empty
     }
-    signal_ = ReplaySignal{};
-    made_ = false;
 }
 
 }  // namespace harena::detail

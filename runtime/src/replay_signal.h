@@ -60,8 +60,12 @@ public:
     void release(const GraphBackend &backend);
 
 private:
+    // Made (its word exists), which for_capture does at the first capture.
+    bool made() const {
+        return signal_.word != nullptr;
+    }
+
     ReplaySignal signal_;
-    bool made_ = false;
     bool usable_ = true;     // false once it could not be made
     uint64_t launched_ = 0;  // graph runs with the signal launched so far
     uint64_t ticket_ = 0;    // the count the last call's graph writes; 0: none
