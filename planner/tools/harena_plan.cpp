@@ -23,21 +23,30 @@
 
 namespace {
 
-constexpr const char *kUsage =
-    "usage: harena-plan problem.csv [-o plan.csv] [--svg plan.svg] [--budget-ms N] [--search-nodes N]\n"
-    "                   [--capacity N]\n"
-    "  problem.csv     id,lower,upper,size[,alignment] with half-open lifetimes\n"
-    "                  [lower, upper); alignment is 1 where the column is absent\n"
-    "  -o plan.csv     write the plan: the problem's columns plus offset\n"
-    "  --svg plan.svg  draw the plan\n"
-    "  --budget-ms N   improve the plan for up to N milliseconds instead of the\n"
-    "                  default fixed budget (the result then depends on the machine;\n"
-    "                  it is never worse than with a smaller N on the same machine)\n"
-    "  --search-nodes N  let the exact search try up to N placements, with no\n"
-    "                  time limit: the same plan on any machine\n"
-    "  --capacity N    find any plan whose arena is at most N bytes (MiniMalloc's\n"
-    "                  capacity mode), searching for up to --budget-ms (default\n"
-    "                  10000); fails with exit status 4 if none was found\n";
+// The exact search's node budget in capacity mode without --search-nodes or
+// --budget-ms: a count, so that the answer does not depend on the machine.
+constexpr uint64_t kCapacityNodes = 20'000'000;
+
+const std::string kUsage = std::string() +
+                           "usage: harena-plan problem.csv [-o plan.csv] [--svg plan.svg] [--budget-ms N] [--search-nodes N]\n"
+                           "                   [--capacity N]\n"
+                           "  problem.csv     id,lower,upper,size[,alignment] with half-open lifetimes\n"
+                           "                  [lower, upper); alignment is 1 where the column is absent\n"
+                           "  -o plan.csv     write the plan: the problem's columns plus offset\n"
+                           "  --svg plan.svg  draw the plan\n"
+                           "  --budget-ms N   improve the plan for up to N milliseconds of wall-clock time\n"
+                           "                  instead of the default fixed work budget. The only option\n"
+                           "                  that makes the plan depend on time: it then varies with the\n"
+                           "                  machine and its load (it is never worse than with a smaller N\n"
+                           "                  on the same machine). Without it the plan is a function of\n"
+                           "                  the input and the options alone, the same bytes on any machine\n"
+                           "  --search-nodes N  let the exact search try up to N placements: more search,\n"
+                           "                  still the same plan on any machine\n"
+                           "  --capacity N    find any plan whose arena is at most N bytes (MiniMalloc's\n"
+                           "                  capacity mode), searching for up to --search-nodes (default\n"
+                           "                  " +
+                           std::to_string(kCapacityNodes) + " nodes) or --budget-ms; fails with exit\n"
+                                                            "                  status 4 if none was found\n";
 
 struct Args {
     std::string problem, plan_csv, plan_svg;
@@ -131,8 +140,9 @@ harena::SolverOptions options_of(Args &args) {
     harena::SolverOptions options;
     if (args.capacity > 0) {
         options.capacity = args.capacity;
-        // A capacity is a search for a fit: give it time by default.
-        if (args.budget_ms <= 0) args.budget_ms = 10000;
+        // A capacity is a search for a fit: give it more search by default,
+        // counted in nodes.
+        if (args.budget_ms <= 0 && args.search_nodes == 0) args.search_nodes = kCapacityNodes;
     }
     if (args.budget_ms > 0) {
         // Let the time cap, not the fixed budgets, decide when to stop.
@@ -145,7 +155,6 @@ harena::SolverOptions options_of(Args &args) {
         // The node count alone decides when the search stops.
         options.search_work_per_buffer = UINT64_MAX;
         options.search_node_limit = args.search_nodes;
-        if (args.budget_ms <= 0) options.time_budget_ms = 0;
     }
     return options;
 }
