@@ -119,10 +119,12 @@ uint64_t granularity(const Prepared &prepared) {
 
 // Improves `best` by exact search, down to `goal` at best. Each round, with
 // a work limit per run that doubles from round to round, looks for a plan
-// at the lowest arena not yet ruled out (the lower bound first) and for one
-// halfway between that and the best found: an instance whose optimum lies
-// above the bound, where the search can rarely prove the bound impossible,
-// still gets better plans. Capacities are rounded down to what an arena can
+// halfway between the best found and the lowest arena not yet ruled out (the
+// lower bound first), then for one at that lowest arena: an instance whose
+// optimum lies above the bound, where the search can rarely prove the bound
+// impossible, still gets better plans, and gets them before the run at the
+// bound spends its limit (on MiniMalloc's challenging A-K this leaves E and
+// I at 1.044 and 1.091 of the bound rather than 1.090 and 1.156). Capacities are rounded down to what an arena can
 // be (a multiple of the granularity): room that no buffer can use would
 // only weaken the search's pruning, which is sharpest when every byte of a
 // section must be filled. Every decision depends only on earlier results,
@@ -167,10 +169,10 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     }
     for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
          limit = saturating_product(limit, 2)) {
-        for (bool halfway : {false, true}) {
-            if (best.arena <= goal || best.arena <= low || (halfway && aim_only)) break;
+        for (bool halfway : {true, false}) {
+            if (best.arena <= goal || best.arena <= low) break;
             uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
-            if (halfway && capacity <= low) break;
+            if (halfway && (aim_only || capacity <= low)) continue;
             std::vector<uint64_t> offsets;
             detail::SearchStatus status =
                 search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
@@ -187,38 +189,50 @@ bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pr
     return improved;
 }
 
-// The greedy passes: lowest first, then first fit, for each order, stopping
-// early at `goal`. `best` gets the smallest arena and `method` how it was
-// made. Lowest first goes first because it usually wins where it runs to
-// the end: a later pass gives up as soon as it reaches the best arena so
-// far, which it can then no longer beat. A lowest-first pass gives up once
-// out of its work budget; first fit always runs to the end when nothing
-// better is known, so there is always a plan.
+// The greedy passes: lowest first, with the slack bias and then without,
+// then first fit, for each order, stopping early at `goal`. `best` gets the
+// smallest arena, `method` how it was made and `bias` the bias its pass
+// used (the slack bias for first fit), which the squeaky wheel starts from.
+// Lowest first goes first because it usually wins where it runs to the
+// end: a later pass gives up as soon as it reaches the best arena so far,
+// which it can then no longer beat. A lowest-first pass gives up once out
+// of its work budget; first fit always runs to the end when nothing better
+// is known, so there is always a plan.
 struct Greedy {
     Incumbent best;
     std::string method;
+    std::vector<int64_t> bias;
 };
 
 Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &bias, const SolverOptions &options, uint64_t goal) {
+                     const std::vector<int64_t> &slack, const SolverOptions &options, uint64_t goal) {
     Greedy greedy;
-    auto consider = [&](Incumbent &&candidate, const char *kind, Order order) {
+    const std::vector<int64_t> plain(prepared.items.size(), 0);
+    auto consider = [&](Incumbent &&candidate, const char *kind, Order order, const std::vector<int64_t> &bias) {
         if (candidate.arena < greedy.best.arena) {
             greedy.best = std::move(candidate);
-            greedy.method = std::string(kind) + " " + order_name(order);
+            greedy.method = std::string(kind) + " " + order_name(order) + (&bias == &plain ? " unbiased" : "");
+            greedy.bias = bias;
         }
     };
-    const detail::LowestFirstLimits limits{
-        saturating_product(options.lowest_first_work_per_buffer, prepared.items.size())};
-    const bool lowest_first = options.lowest_first_work_per_buffer > 0;
-    for (Order order : options.lowest_first_orders) {
-        if (greedy.best.arena <= goal || !lowest_first) break;
+    const uint64_t n = prepared.items.size();
+    const uint64_t per_pass = saturating_product(options.lowest_first_work_per_buffer, n);
+    uint64_t left = saturating_product(options.lowest_first_total_work_per_buffer, n);
+    const std::vector<uint64_t> floor(prepared.points, 0);
+    auto lowest_first = [&](Order order, const std::vector<int64_t> &bias) {
+        if (greedy.best.arena <= goal || per_pass == 0 || left == 0) return;
         Incumbent candidate;
         candidate.order = detail::make_order(prepared, order, pressure);
-        candidate.arena =
-            detail::lowest_first(prepared, candidate.order, candidate.offsets, bias, greedy.best.arena, limits);
-        consider(std::move(candidate), "lowest-first", order);
-    }
+        candidate.offsets.resize(n);
+        detail::LowestFirst pass(prepared, candidate.order, 0, floor);
+        candidate.arena = pass.run(candidate.offsets, bias, greedy.best.arena, {std::min(per_pass, left)});
+        left -= std::min(left, pass.work());
+        consider(std::move(candidate), "lowest-first", order, bias);
+    };
+    for (Order order : options.lowest_first_orders)
+        lowest_first(order, slack);
+    for (Order order : options.lowest_first_plain_orders)
+        lowest_first(order, plain);
     std::vector<Order> first_fit_orders = options.first_fit_orders;
     if (first_fit_orders.empty() && greedy.best.arena == UINT64_MAX) first_fit_orders = {Order::SizeClassDesc};
     // Built only when a first-fit pass runs, which lowest first often
@@ -230,7 +244,7 @@ Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pres
         Incumbent candidate;
         candidate.order = detail::make_order(prepared, order, pressure);
         candidate.arena = detail::first_fit(prepared, *index, candidate.order, candidate.offsets, greedy.best.arena);
-        consider(std::move(candidate), "first-fit", order);
+        consider(std::move(candidate), "first-fit", order, slack);
     }
     return greedy;
 }
@@ -260,12 +274,12 @@ bool search_from(const Prepared &prepared, const Greedy &greedy, const std::vect
 
 // The squeaky wheel from the greedy plan, with the time budget the search
 // (where it ran) left; `wheeled` gets its plan.
-void wheel_from(const Prepared &prepared, const Greedy &greedy, const std::vector<int64_t> &bias, uint64_t lower_bound,
-                uint64_t goal, const SolverOptions &options, bool searched, Incumbent &wheeled) {
+void wheel_from(const Prepared &prepared, const Greedy &greedy, uint64_t lower_bound, uint64_t goal,
+                const SolverOptions &options, bool searched, Incumbent &wheeled) {
     detail::Deadline deadline(searched ? options.time_budget_ms / 4 : options.time_budget_ms);
     wheeled = greedy.best;
     const uint64_t placements = saturating_product(options.improve_placements_per_buffer, prepared.items.size());
-    detail::squeaky_wheel(prepared, greedy.best, bias, lower_bound, goal, {options.improve_passes, placements},
+    detail::squeaky_wheel(prepared, greedy.best, greedy.bias, lower_bound, goal, {options.improve_passes, placements},
                           deadline, wheeled);
 }
 
@@ -295,7 +309,7 @@ Incumbent best_plan(const Prepared &prepared, const SolverOptions &options, uint
     }
     if (greedy.best.arena > goal && best.arena > lower_bound && options.improve_passes > 0) {
         Incumbent wheeled;
-        wheel_from(prepared, greedy, bias, lower_bound, goal, options, search, wheeled);
+        wheel_from(prepared, greedy, lower_bound, goal, options, search, wheeled);
         if (wheeled.arena < best.arena) {
             best = std::move(wheeled);
             method = greedy.method + " + squeaky wheel";

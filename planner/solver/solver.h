@@ -40,20 +40,31 @@ enum class Order {
 
 struct SolverOptions {
     // Orders of the lowest-first passes (the order breaks ties between buffers
-    // that can go equally low), one pass each, run first. The greedy passes
-    // stop early once one reaches good_enough_ratio.
-    std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::AreaDesc};
+    // that can go equally low), one pass each with the slack bias (see
+    // slack_weight), run first...
+    std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::SizeDesc};
+
+    // ...then one pass each without it. No one pass suits every program:
+    // with the bias, the largest buffers first (SizeDesc) reach the bound on
+    // somas_pangu_2.6B where BeginAsc ends 35% above it; without it, buffers
+    // in order of first use reach 1.0009 on somas_resnet50 where every biased
+    // order ends at 1.0042. The greedy passes stop once one reaches
+    // good_enough_ratio, and a pass gives up once its arena reaches the best
+    // so far, so passes after a good one cost little.
+    std::vector<Order> lowest_first_plain_orders = {Order::AreaDesc, Order::BeginAsc, Order::PressureDesc};
 
     // Lowest first checks a buffer's lowest offset again (or a bundle's, see
     // lowest_first.h) when it rose since it was queued; a pass that completes
     // checks most buffers 8 to 64 times. A lowest-first pass gives up, and
-    // its plan is dropped, after this many checks per buffer; the first-fit
-    // passes then give the plan. A check costs up to about 100 ns on 62,000
-    // buffers, so this bounds a pass there to about 1.5 s (a pass that needs
-    // more, which happens where the order fights the skyline, rarely wins).
-    // A count, not a time, so that the greedy plan, where improvement
-    // starts, is the same on any machine. 0 runs no lowest first.
-    uint64_t lowest_first_work_per_buffer = 256;
+    // its plan is dropped, after this many checks per buffer (a pass that
+    // needs more, where the order fights the skyline, rarely wins)...
+    uint64_t lowest_first_work_per_buffer = 128;
+
+    // ...and all of them together after this many: a check costs up to about
+    // 70 ns on 62,000 buffers, so this bounds the lowest-first passes there
+    // to about 1 s. Counts, not times, so that the greedy plan, where
+    // improvement starts, is the same on any machine. 0 runs no lowest first.
+    uint64_t lowest_first_total_work_per_buffer = 256;
 
     // Orders of the first-fit passes, one pass each, after those. With no
     // plan from those (both lists empty, or every lowest-first pass gave
@@ -88,14 +99,16 @@ struct SolverOptions {
     size_t search_max_buffers = 500;
 
     // ...doing at most this much work per buffer (elementary operations of
-    // about a nanosecond each, so about 0.1 ms per buffer; its pruning checks
-    // count theirs apart and may do up to twice as much, see
-    // kCheckWorkPerWork in search.h), looking for a plan
-    // within good_enough_ratio and, in turn, for one halfway between that and
-    // the best found. It stops as soon as it reaches good_enough_ratio, but
-    // where that is out of reach it can rarely prove so and spends all of
-    // this. 0 turns the search off.
-    uint64_t search_work_per_buffer = 120000;
+    // about a nanosecond each, so about 0.5 ms per buffer, at most about 1 s
+    // in all at search_max_buffers; its pruning checks count theirs apart
+    // and may do up to twice as much, see kCheckWorkPerWork in search.h),
+    // looking in turn for a plan halfway between the best found and the
+    // lowest arena not ruled out, and for one at that arena. It stops as
+    // soon as it reaches good_enough_ratio, but where that is out of reach
+    // it can rarely prove so and spends all of this. A quarter of it left
+    // MiniMalloc's challenging F, I and J at 1.040, 1.091 and 1.151 of the
+    // bound, this 1.020, 1.045 and 1.085. 0 turns the search off.
+    uint64_t search_work_per_buffer = 480000;
 
     // ...and at most this many search nodes (placements tried, and choices of
     // the search for cuts of perfect packings) in all, 0 for no limit. A node

@@ -80,6 +80,11 @@ public:
         return placed_;
     }
 
+    // The work of the last run, as LowestFirstLimits counts it.
+    uint64_t work() const {
+        return work_;
+    }
+
 private:
     // The items by position in order, relative to `first`: the loop reads one
     // of these per check, so they are packed rather than reached through
