@@ -10,6 +10,10 @@ function(add_halide_arena_generator TARGET)
   cmake_parse_arguments(ARG "" "" "SOURCES;LINK_LIBRARIES" ${ARGN})
   add_executable(${TARGET} ${ARG_SOURCES})
   target_link_libraries(${TARGET} PRIVATE HalideArena::generator_main ${ARG_LINK_LIBRARIES})
+  # In halide-arena's own tree, Halide.h is parsed once for all generators.
+  if (TARGET harena_generator_main)
+    target_precompile_headers(${TARGET} REUSE_FROM harena_generator_main)
+  endif ()
 endfunction()
 
 # From Halide 15, add_halide_library builds the shared runtime with Halide's

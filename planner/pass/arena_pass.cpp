@@ -39,13 +39,13 @@ namespace {
 
 // The pipeline's allocations as the planner sees them, with the preamble
 // their sizes are bounded by.
-struct Census {
+struct FoundCandidates {
     Preamble preamble;
     std::vector<Candidate> candidates;
 };
 
-Census find_candidates(const Stmt &s, const PassOptions &options) {
-    Census census{read_preamble(s), {}};
+FoundCandidates find_candidates(const Stmt &s, const PassOptions &options) {
+    FoundCandidates census{read_preamble(s), {}};
     choose_representative_values(census.preamble, options.nominal_extent);
     census.candidates = take_census(s, census.preamble, CensusOptions{options.device_target, options.unbounded});
     // The host companion is entered after the arena, which a pipeline enters
@@ -179,7 +179,7 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
 
 Stmt plan_arena(const Stmt &s, const PassOptions &options, PassReport *report_out) {
     const auto start = std::chrono::steady_clock::now();
-    const Census census = find_candidates(s, options);
+    const FoundCandidates census = find_candidates(s, options);
     const Plans plans = plan_both(census.candidates, options);
     PassReport report = make_report(s, census.candidates, census.preamble, plans.plan, plans.host_plan, options);
     Stmt result = rewrite(s, plans, report, options);

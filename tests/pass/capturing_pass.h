@@ -3,6 +3,7 @@
 // pipeline's lowering and keeps what it produced, for the lowered-pipeline
 // tests.
 #include "arena_pass.h"
+#include "pass_builders.h"
 
 #include <string>
 #include <vector>
@@ -13,12 +14,6 @@ struct Lowered {
     Halide::Internal::Stmt stmt;
     harena::PassReport report;
 };
-
-inline harena::PassOptions quiet() {
-    harena::PassOptions o;
-    o.trace = 0;
-    return o;
-}
 
 class CapturingPass : public Halide::Internal::IRMutator {
 public:

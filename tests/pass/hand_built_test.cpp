@@ -2,6 +2,7 @@
 // in program order, loops keeping outer buffers alive, concurrency, bounds.
 #include "arena_pass.h"
 #include "ir_queries.h"
+#include "pass_builders.h"
 #include "halide_compat.h"
 #include "solver/validator.h"
 
@@ -18,6 +19,11 @@ using harena::plan_arena;
 
 namespace {
 
+using harena_test::decision;
+using harena_test::heap;
+using harena_test::quiet;
+using harena_test::store;
+
 // A scalar pipeline parameter, as Halide lowers one.
 const Expr n = Variable::make(Int(32), "n", Parameter(Int(32), false, 0, "n"));
 // One with no declared bound.
@@ -29,35 +35,12 @@ Stmt requirement(const Expr &condition) {
                                                   Call::Extern));
 }
 
-Stmt store(const std::string &buffer) {
-    return Store::make(buffer, 1.0f, 0, Parameter(), const_true(), ModulusRemainder());
-}
-
-Stmt heap(const std::string &name, const Expr &extent, const Stmt &body) {
-    return Allocate::make(name, Float(32), MemoryType::Heap, {extent}, const_true(), body);
-}
-
 Stmt with_bound(const Stmt &body) {
     return Block::make(requirement(n <= 1000), body);
 }
 
-const harena::BufferDecision &decision(const PassReport &r, const std::string &name) {
-    for (const auto &b : r.buffers) {
-        if (b.name == name) {
-            return b;
-        }
-    }
-    throw std::runtime_error("no decision for " + name);
-}
-
 bool bytes_overlap(const harena::BufferDecision &a, const harena::BufferDecision &b) {
     return a.offset < b.offset + b.planned_bytes && b.offset < a.offset + a.planned_bytes;
-}
-
-PassOptions quiet() {
-    PassOptions o;
-    o.trace = 0;
-    return o;
 }
 
 TEST(PassHandBuilt, BuffersNeverAliveTogetherShareBytes) {

@@ -4,6 +4,7 @@
 #include "arena_pass.h"
 #include "capturing_pass.h"
 #include "ir_queries.h"
+#include "pass_builders.h"
 #include "maxima.h"
 
 #include <gtest/gtest.h>
@@ -13,16 +14,9 @@ using namespace Halide::Internal;
 
 namespace {
 
-using harena_test::Lowered;
+using harena_test::decision;
 
-const harena::BufferDecision &decision(const harena::PassReport &r, const std::string &name) {
-    for (const auto &b : r.buffers) {
-        if (b.name == name) {
-            return b;
-        }
-    }
-    throw std::runtime_error("no decision for " + name);
-}
+using harena_test::Lowered;
 
 // A two-stage chain whose sizes follow the output, which declares estimates
 // only, and a scalar k with an estimate. Halide makes Func names unique in a

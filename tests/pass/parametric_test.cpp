@@ -4,6 +4,7 @@
 // call's sizes, whatever they are.
 #include "arena_pass.h"
 #include "ir_queries.h"
+#include "pass_builders.h"
 #include "halide_compat.h"
 #include "plan_report.h"
 
@@ -21,6 +22,11 @@ using harena::plan_arena;
 
 namespace {
 
+using harena_test::decision;
+using harena_test::heap;
+using harena_test::quiet;
+using harena_test::store;
+
 Parameter scalar(const std::string &name) {
     return Parameter(Int(32), false, 0, name);
 }
@@ -29,32 +35,9 @@ Expr var(const Parameter &p) {
     return Variable::make(Int(32), p.name(), p);
 }
 
-Stmt store(const std::string &buffer) {
-    return Store::make(buffer, 1.0f, 0, Parameter(), const_true(), ModulusRemainder());
-}
-
-Stmt heap(const std::string &name, const Expr &extent, const Stmt &body) {
-    return Allocate::make(name, Float(32), MemoryType::Heap, {extent}, const_true(), body);
-}
-
 // Two buffers alive together, of w and 2w floats.
 Stmt two_alive_together(const Expr &w) {
     return heap("a", w, heap("b", w * 2, Block::make(store("a"), store("b"))));
-}
-
-const harena::BufferDecision &decision(const PassReport &r, const std::string &name) {
-    for (const auto &b : r.buffers) {
-        if (b.name == name) {
-            return b;
-        }
-    }
-    throw std::runtime_error("no decision for " + name);
-}
-
-PassOptions quiet() {
-    PassOptions o;
-    o.trace = 0;
-    return o;
 }
 
 // Host heap bytes of n floats (Halide pads by three elements), counted as at
