@@ -3,8 +3,15 @@
 // the optimum) reach it, and how long that takes. Every plan is validated.
 //
 // usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity] [--only]
+//        harena-solver-bench --folder [DIR]
 //        harena-solver-bench --instance FAMILY N SEED [--default]
 //        harena-solver-bench --write-traces DIR SEEDS
+//   --folder only the published instances: every CSV file under DIR
+//            (default $HARENA_TRACES, else ../shared/traces beside the
+//            repository), one row each (folder_table.h), each planned twice
+//            to check that the plan is the same bytes; exit status 1 if not.
+//            These rows are the solver's evidence; the generated families
+//            below are extra coverage
 //   --quick  fewer and smaller instances, for a smoke run
 //   --fresh  also 100 uniform-random 1,000-buffer instances from seeds
 //            1001-1100, which no option was tuned on
@@ -18,8 +25,9 @@
 //   --traces-default  the same with default options only
 //   --only   only the tables the other options ask for, not the default
 //            and greedy families and the packings
-//   --capacity  also capacity mode (capacity 2^20, 10 s each) on the
-//            published-suite-like instances
+//   --capacity  also capacity mode (capacity 2^20, harena-plan
+//            --capacity's default budget) on the published-suite-like
+//            instances
 //   --write-traces  only write the real-trace-shaped instances as CSV files
 //            (for regression_check.sh)
 //   --instance  only one packing, with the long search of --hard (or the
@@ -37,6 +45,7 @@
 #include <thread>
 #include <vector>
 
+#include "folder_table.h"
 #include "solver/instances.h"
 #include "solver/solver.h"
 #include "tables.h"
@@ -82,10 +91,12 @@ int one_instance(const std::string &family, size_t n, uint64_t seed,
 
 void print_options(const SolverOptions &o) {
     std::printf(
-        "lowest_first_orders %zu, lowest_first_work_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
+        "lowest_first_orders %zu, lowest_first_plain_orders %zu, lowest_first_work_per_buffer %llu, "
+        "lowest_first_total_work_per_buffer %llu, first_fit_orders %zu, slack_weight %g, "
         "improve_passes %llu, improve_placements_per_buffer %llu, search_max_buffers %zu, search_work_per_buffer "
         "%llu, search_node_limit %llu, good_enough_ratio %g, time_budget_ms %g\n\n",
-        o.lowest_first_orders.size(), (unsigned long long)o.lowest_first_work_per_buffer,
+        o.lowest_first_orders.size(), o.lowest_first_plain_orders.size(),
+        (unsigned long long)o.lowest_first_work_per_buffer, (unsigned long long)o.lowest_first_total_work_per_buffer,
         o.first_fit_orders.size(), o.slack_weight, (unsigned long long)o.improve_passes,
         (unsigned long long)o.improve_placements_per_buffer, o.search_max_buffers,
         (unsigned long long)o.search_work_per_buffer, (unsigned long long)o.search_node_limit, o.good_enough_ratio,
@@ -109,6 +120,7 @@ struct Args {
     bool quick = false, fresh = false, large = false, hard = false, traces = false, capacity = false,
          defaults_only = false, traces_budget = true, only = false;
     const char *instance = nullptr;
+    std::optional<std::string> folder;  // --folder: only the folder's table
     size_t instance_n = 0;
     uint64_t instance_seed = 0;
 };
@@ -124,6 +136,9 @@ std::optional<int> parse(int argc, char **argv, Args &args) {
             i += 3;
         } else if (std::strcmp(argv[i], "--write-traces") == 0 && i + 2 < argc) {
             return harena::bench::write_traces(argv[i + 1], std::atoi(argv[i + 2])) ? 0 : 1;
+        } else if (std::strcmp(argv[i], "--folder") == 0) {
+            const bool named = i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0;
+            args.folder = named ? std::string(argv[++i]) : harena::bench::default_traces_folder();
         } else if (std::strcmp(argv[i], "--capacity") == 0) {
             args.capacity = true;
         } else if (std::strcmp(argv[i], "--traces") == 0) {
@@ -147,6 +162,7 @@ std::optional<int> parse(int argc, char **argv, Args &args) {
             std::fprintf(stderr,
                          "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces|--traces-default]\n"
                          "                           [--capacity] [--only]\n"
+                         "       harena-solver-bench --folder [DIR]\n"
                          "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n"
                          "       harena-solver-bench --write-traces DIR SEEDS\n");
             return 2;
@@ -236,6 +252,11 @@ int main(int argc, char **argv) {
         return one_instance(args.instance, args.instance_n, args.instance_seed,
                             args.defaults_only ? default_options : long_search);
     }
+    if (args.folder) {
+        std::printf("# harena-solver-bench --folder %s\n\n", args.folder->c_str());
+        std::printf("machine: %u hardware threads, %s\n\n", std::thread::hardware_concurrency(), cpu_model().c_str());
+        return harena::bench::folder_table(*args.folder);
+    }
     print_header(args);
     const SolverOptions defaults;
     std::printf("## Default options\n\n");
@@ -243,7 +264,7 @@ int main(int argc, char **argv) {
     if (!args.only) family_tables(args, defaults);
     if (args.hard) hard_tables(args);
     if (args.capacity) {
-        std::printf("\n## Capacity mode (2^20, a 10 s cap) on the published-suite-like instances\n\n");
+        std::printf("\n## Capacity mode (2^20, harena-plan --capacity's budget) on the published-suite-like instances\n\n");
         capacity_table();
     }
     if (args.traces) trace_tables(args, defaults);

@@ -133,12 +133,9 @@ void suite_table(const std::function<SolverOptions(size_t)> &options_for) {
 }
 
 // Capacity mode on the same instances, as harena-plan --capacity 2^20 runs
-// it (a 10 s cap, no other budget): which fit, and how long that takes.
+// it (capacity_options): which fit, and how long that takes.
 void capacity_table() {
-    SolverOptions options;
-    options.capacity = uint64_t(1) << 20;
-    options.time_budget_ms = 10000;
-    options.improve_passes = options.improve_placements_per_buffer = options.search_work_per_buffer = UINT64_MAX;
+    const SolverOptions options = capacity_options(uint64_t(1) << 20);
     std::printf("| instance | buffers | lower bound / 2^20 | arena / 2^20 | fits | cpu ms |\n");
     std::printf("|---|---:|---:|---:|---:|---:|\n");
     int fits = 0;

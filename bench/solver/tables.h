@@ -48,7 +48,7 @@ void packings_table(const std::vector<Family> &families, int seeds,
 void suite_table(const std::function<SolverOptions(size_t)> &options_for);
 
 // Capacity mode on the same instances, as harena-plan --capacity 2^20 runs
-// it (a 10 s cap, no other budget): which fit, and how long that takes.
+// it (capacity_options): which fit, and how long that takes.
 void capacity_table();
 
 // The instances of the published-suite-like table, k in 0-10.

@@ -35,6 +35,13 @@ const char *order_name(Order order) {
     return "?";
 }
 
+SolverOptions capacity_options(uint64_t capacity) {
+    SolverOptions options;
+    options.capacity = capacity;
+    options.search_work_per_buffer = 10'000'000;
+    return options;
+}
+
 double Plan::ratio() const {
     if (lower_bound == 0) return arena_bytes == 0 ? 1.0 : HUGE_VAL;
     return double(arena_bytes) / double(lower_bound);

@@ -23,12 +23,6 @@
 
 namespace {
 
-// The exact search's work per buffer in capacity mode without
-// --search-nodes or --budget-ms (SolverOptions::search_work_per_buffer, 25x
-// the default): a count, so that the answer does not depend on the machine;
-// about 3 s for 200 buffers, 7 s for 450 on a 2020s core.
-constexpr uint64_t kCapacityWorkPerBuffer = 10'000'000;
-
 const std::string kUsage = std::string() +
                            "usage: harena-plan problem.csv [-o plan.csv] [--svg plan.svg] [--budget-ms N] [--search-nodes N]\n"
                            "                   [--capacity N]\n"
@@ -47,7 +41,7 @@ const std::string kUsage = std::string() +
                            "  --capacity N    find any plan whose arena is at most N bytes (MiniMalloc's\n"
                            "                  capacity mode), searching for up to --search-nodes or\n"
                            "                  --budget-ms, by default " +
-                           std::to_string(kCapacityWorkPerBuffer) +
+                           std::to_string(harena::capacity_options(1).search_work_per_buffer) +
                            " units of work per buffer (a count:\n"
                            "                  the same answer on any machine); fails with exit status 4\n"
                            "                  if none was found\n";
@@ -141,12 +135,8 @@ bool write_files(const std::vector<std::pair<std::string, std::string>> &files) 
 
 // The solver's options for the command line's budget and capacity.
 harena::SolverOptions options_of(Args &args) {
-    harena::SolverOptions options;
-    if (args.capacity > 0) {
-        options.capacity = args.capacity;
-        // A capacity is a search for a fit: give it more search by default.
-        if (args.budget_ms <= 0 && args.search_nodes == 0) options.search_work_per_buffer = kCapacityWorkPerBuffer;
-    }
+    // A capacity is a search for a fit: it gets more search by default.
+    harena::SolverOptions options = args.capacity > 0 ? harena::capacity_options(args.capacity) : harena::SolverOptions{};
     if (args.budget_ms > 0) {
         // Let the time cap, not the fixed budgets, decide when to stop.
         options.improve_passes = UINT64_MAX;
