@@ -38,7 +38,7 @@ public:
           min_offset_(items_.size(), 0),
           floor_key_(items_.size(), 0),
           offset_(items_.size(), 0),
-          placed_(items_.size(), false),
+          placed_(items_.size(), 0),
           total_(sections_, 0),
           low_(sections_, UINT64_MAX),
           cuts_(sections_, 0),
@@ -219,7 +219,7 @@ private:
     bool place(uint32_t i, uint64_t offset, const Partition &p, bool &cut) {
         const Item &item = items_[i];
         offset_[i] = offset;
-        placed_[i] = true;
+        placed_[i] = 1;
         floor_key_[i] = UINT64_MAX;
         changes_.push_back({Change::Placed, i, 0});
         uint64_t top = offset + item.size;
@@ -342,7 +342,7 @@ private:
                 break;
             case Change::Placed: {
                 const Item &item = items_[c.index];
-                placed_[c.index] = false;
+                placed_[c.index] = 0;
                 floor_key_[c.index] = min_offset_[c.index];
                 for (uint32_t s = item.begin; s < item.end; s++) {
                     total_[s] += item.size;
@@ -368,7 +368,7 @@ private:
     std::vector<uint64_t> min_offset_;            // lowest aligned offset above the placed buffers an item is alive with
     std::vector<uint64_t> floor_key_;             // min_offset_ while unplaced, UINT64_MAX once placed: sections take the least
     std::vector<uint64_t> offset_;
-    std::vector<bool> placed_;
+    std::vector<uint8_t> placed_;  // bytes, not bits: read for every member of every section checked
     std::vector<uint64_t> total_;  // per section: bytes of unplaced buffers
     std::vector<uint64_t> low_;    // per section: lowest min_offset_ of its unplaced buffers
     std::vector<uint32_t> cuts_;   // per step between sections s and s + 1: unplaced buffers alive across it

@@ -5,6 +5,7 @@
 // fill the bytes from the floor up to h, less the spare room.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -34,6 +35,8 @@ public:
         free_up_to_ = floor + spare;
         filled_ = free_up_to_;
         above_.clear();
+        above_min_ = UINT64_MAX;
+        above_max_ = 0;
     }
     void add(uint64_t lowest, uint64_t size) {
         // Buffers that can go within the spare room fill from the floor up with
@@ -42,6 +45,8 @@ public:
             filled_ += size;
         } else {
             above_.push_back({lowest, size});
+            above_min_ = std::min(above_min_, lowest);
+            above_max_ = std::max(above_max_, lowest);
         }
     }
     bool possible(uint64_t &work);
@@ -51,6 +56,7 @@ private:
     uint64_t stamp_ = 0;
     uint64_t free_up_to_ = 0, filled_ = 0;
     std::vector<std::pair<uint64_t, uint64_t>> above_;  // (lowest offset, size) above free_up_to_
+    uint64_t above_min_ = UINT64_MAX, above_max_ = 0;   // the least and greatest lowest offset in above_
 };
 
 }  // namespace harena::detail
