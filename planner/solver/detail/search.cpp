@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <numeric>
-#include <tuple>
 #include <utility>
 
 #include "solver/detail/floor_cover.h"
@@ -66,7 +65,9 @@ public:
         bool fits = std::all_of(items_.begin(), items_.end(), [&](const Item &i) { return i.size <= capacity_; }) &&
                     std::all_of(total_.begin(), total_.end(), [&](uint64_t t) { return t <= capacity_; });
         result.status = SearchStatus::Infeasible;
-        if (fits) {
+        if (items_.size() > kRankMask) {
+            result.status = SearchStatus::GaveUp;  // ranks would not fit a Candidate
+        } else if (fits) {
             Partition all;
             all.items.resize(items_.size());
             std::iota(all.items.begin(), all.items.end(), 0);
@@ -138,8 +139,10 @@ private:
             ((++nodes_ & 255) == 0 && deadline_.expired())) {
             return SearchStatus::GaveUp;
         }
-        for (const auto &[offset, begin, misfit, rank] : candidates_of(p, last_offset, last_begin, min_top)) {
-            uint32_t i = preorder_[rank];
+        for (const Candidate candidate : candidates_of(p, last_offset, last_begin, min_top)) {
+            const uint64_t offset = uint64_t(candidate >> 64);
+            const uint32_t begin = uint32_t(candidate >> 32);
+            const uint32_t i = preorder_[uint32_t(candidate) & kRankMask];
 
             // With nothing unplaced alive at the same time, i can go at its
             // lowest offset in any plan from here (MiniMalloc's hatless
@@ -175,7 +178,10 @@ private:
         return unplaced;
     }
 
-    using Candidate = std::tuple<uint64_t, uint32_t, uint32_t, uint32_t>;  // (lowest offset, begin, misfit, rank)
+    // (lowest offset, begin, misfit, rank) in one integer, sorted as one: 64,
+    // 32, 2 and 30 bits (run() gives up on 2^30 buffers or more).
+    using Candidate = unsigned __int128;
+    static constexpr uint32_t kRankMask = (uint32_t(1) << 30) - 1;
 
     // The buffers next() tries, in order: by offset and begin, as the
     // canonical order places them; then, with fitting_first_, those that fit
@@ -194,7 +200,7 @@ private:
             if (twin_before_[i] != kNoTwin && !placed_[twin_before_[i]]) continue;
             if (rests_on_later_mate(i, offset)) continue;
             const uint32_t misfit = fitting_first_ ? misfit_of(i, offset, p, last_offset) : 0;
-            candidates.emplace_back(offset, items_[i].begin, misfit, rank_[i]);
+            candidates.push_back(Candidate(offset) << 64 | Candidate(items_[i].begin) << 32 | misfit << 30 | rank_[i]);
         }
         std::sort(candidates.begin(), candidates.end());
         return candidates;
