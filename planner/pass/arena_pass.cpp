@@ -1,6 +1,7 @@
 #include "arena_pass.h"
 #include "size_limit.h"
 
+#include "argument_frame.h"
 #include "buffer_census.h"
 #include "capturability.h"
 #include "open_frame.h"
@@ -37,6 +38,28 @@ double PassReport::ratio() const {
 
 namespace {
 
+// With the arena a buffer argument, the pipeline calls nothing of the
+// runtime: buffers whose planned form does (a host buffer's part that
+// Halide frees while the device part stays a slice, a GPU pipeline's
+// host-only buffers, which live in the runtime's host companion) are left
+// to Halide's allocator.
+void leave_what_needs_the_runtime(std::vector<Candidate> &candidates, const PassOptions &options) {
+    for (Candidate &c : candidates) {
+        if (!c.planned) {
+            continue;
+        }
+        if (c.kind == BufferKind::DeviceAndHost) {
+            c.planned = false;
+            c.reason = "kept on host and device: with the arena argument '" + options.arena_argument +
+                       "' left to Halide's allocator (its host part needs the runtime)";
+        } else if (in_host_companion(c.kind, options.device_target)) {
+            c.planned = false;
+            c.reason = "host-only buffer of a GPU pipeline: the arena argument '" + options.arena_argument +
+                       "' holds device buffers, so it is left to halide_malloc";
+        }
+    }
+}
+
 // The pipeline's allocations as the planner sees them, with the preamble
 // their sizes are bounded by.
 struct FoundCandidates {
@@ -57,6 +80,9 @@ FoundCandidates find_candidates(const Stmt &s, const PassOptions &options) {
                 c.reason = "host-only buffer of a GPU pipeline with no device allocation or copy: left to halide_malloc";
             }
         }
+    }
+    if (!options.arena_argument.empty()) {
+        leave_what_needs_the_runtime(census.candidates, options);
     }
     return census;
 }
@@ -145,7 +171,9 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
     if (planning.planned.empty() && host_planning.planned.empty()) {
         return s;
     }
-    RunLayout layout = run_layout(planning.problem, plans.plan, planning.planned, options.alignment);
+    // Guard bands are the runtime's (harena_pipeline_guard_bytes): none in an arena argument.
+    RunLayout layout = run_layout(planning.problem, plans.plan, planning.planned, options.alignment, "harena.",
+                                  options.arena_argument.empty());
     RunLayout host_layout =
         run_layout(host_planning.problem, plans.host_plan, host_planning.planned, options.alignment, "harena.host.", false);
     std::map<const IRNode *, Placement> placed;
@@ -163,6 +191,16 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const 
         entry.host_layout = &host_layout;
         entry.host_buffers = host_buffer_names(host_planning.planned);
         entry.host_worst_case_bytes = report.host_bounded ? report.host_arena_bytes : 0;
+    }
+    if (!options.arena_argument.empty()) {
+        // No frame, no slice events, no routing: the caller's buffer is the
+        // arena for this call, and nothing else of the runtime is there.
+        ArgumentFrame frame{options.pipeline_name, options.arena_argument, entry.device_interface,
+                            options.device_target};
+        Stmt result = open_argument_frame(s, placed, layout, frame);
+        result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, Checks::none(),
+                                     options.maximum_buffer_size);
+        return hoist_size_limit_checks(result);
     }
     Stmt result = open_frame(s, placed, layout, entry);
     Checks checks{checks_on(), slice_table(), options.device_target};

@@ -2,7 +2,8 @@
 // The arena planner pass: finds the intermediate buffers of a lowered Halide
 // pipeline, bounds their sizes, plans them into one arena with the offset solver
 // and rewrites each planned buffer to a fixed slice of the arena that the
-// pipeline's user_context (a harena_arena *) supplies at entry.
+// pipeline's user_context (a harena_arena *) or one of its buffer arguments
+// (PassOptions::arena_argument) supplies at entry.
 #include "Halide.h"
 #include "harena/pipeline_abi.h"
 
@@ -50,6 +51,12 @@ struct PassOptions {
     // 0: silent; 1: a summary line; 2: one line per buffer saying why it was or
     // was not planned.
     int trace = 1;
+    // How a call gets its arena. Empty: through user_context, a harena_arena *
+    // (harena/pipeline_abi.h). Otherwise the name of the pipeline's buffer
+    // input (uint8, one dimension) whose memory is the arena
+    // (argument_frame.h): user_context stays the caller's and the library
+    // calls nothing of halide-arena's runtime.
+    std::string arena_argument;
 };
 
 // What the pass decided about one allocation.

@@ -2,7 +2,9 @@
 // feature. Halide rejects feature tokens it does not know, so the token is
 // stripped from every target string (also for the -r runtime invocation) and,
 // when present, turns the planner pass on and adds `user_context`: a planned
-// pipeline's user_context argument is the harena_arena * it runs in.
+// pipeline's user_context argument is the harena_arena * it runs in; with
+// harena.argument, the arena is one of its buffer inputs instead and
+// user_context stays as the target says.
 // Arguments of the form harena.<option>=<value> are ours too and are stripped
 // (add_halide_library passes its PARAMS through as such arguments):
 //   harena.max.<scalar>=N        a maximum for a scalar input (maxima.h)
@@ -13,6 +15,8 @@
 //   harena.nominal_extent=N      the representative value of an extent or scalar
 //                                with neither a maximum nor an estimate (1024)
 //   harena.trace=N               0 silent, 1 summary (default), 2 one line per buffer
+//   harena.argument=<input>      the arena is this buffer input (uint8, one
+//                                dimension), not user_context (argument_frame.h)
 //
 // How the pass is attached depends on the Halide release (generator_attach.h).
 // Whatever the mechanism, an `arena` build that lowered a pipeline without
@@ -53,9 +57,11 @@ std::string join(const std::vector<std::string> &parts, char sep) {
     return out;
 }
 
-// "host-cuda-arena,arm-64-linux-arena" -> "host-cuda-user_context,..."; sets
-// `found` if any target named the feature.
+// "host-cuda-arena,arm-64-linux-arena" -> "host-cuda-user_context,..."
+// (without user_context where the arena is an argument); sets `found` if any
+// target named the feature.
 std::string strip_arena(const std::string &targets, bool &found) {
+    const bool add_user_context = config().options.arena_argument.empty();
     std::vector<std::string> list = split(targets, ',');
     bool any = false;
     for (std::string &t : list) {
@@ -69,7 +75,7 @@ std::string strip_arena(const std::string &targets, bool &found) {
                 kept.push_back(tok);
             }
         }
-        if (here && !has_uc) {
+        if (here && !has_uc && add_user_context) {
             kept.push_back("user_context");
         }
         any |= here;
@@ -85,7 +91,7 @@ std::string strip_arena(const std::string &targets, bool &found) {
 
 const char *const kKnownOptions =
     "known: harena.max.<scalar>=N, harena.max.<buffer>.<dim>=N, harena.unbounded=plan|runtime|error, "
-    "harena.require_bounds=0|1, harena.nominal_extent=N, harena.trace=0|1|2";
+    "harena.require_bounds=0|1, harena.nominal_extent=N, harena.trace=0|1|2, harena.argument=<buffer input>";
 
 // Recorded for main, which reports every bad option and returns an error
 // instead of running the generator: nothing here ends the process.
@@ -131,6 +137,8 @@ bool take_option(const std::string &arg) {
         o.nominal_extent = number(arg, value, 1);
     } else if (key == "trace") {
         o.trace = (int)number(arg, value, 0);
+    } else if (key == "argument" && !value.empty()) {
+        o.arena_argument = value;
     } else {
         bad_option(arg, "unknown option or value");
     }
@@ -146,12 +154,16 @@ struct CommandLine {
 
 CommandLine parse(int argc, char **argv) {
     CommandLine c;
+    // Our options first: how targets are rewritten depends on harena.argument.
+    std::vector<std::string> rest;
     for (int i = 0; i < argc; i++) {
-        std::string a = argv[i];
-        if (i > 0 && take_option(a)) {
-            continue;
+        if (i == 0 || !take_option(argv[i])) {
+            rest.push_back(argv[i]);
         }
-        const std::string next = i + 1 < argc ? argv[i + 1] : "";
+    }
+    for (size_t i = 0; i < rest.size(); i++) {
+        std::string a = rest[i];
+        const std::string next = i + 1 < rest.size() ? rest[i + 1] : "";
         if (a.rfind("target=", 0) == 0) {
             a = "target=" + strip_arena(a.substr(7), config().arena);
         } else if (a == "-o") {

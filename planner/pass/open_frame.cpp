@@ -43,31 +43,6 @@ public:
     }
 };
 
-// Wraps the innermost statement on the top-level spine that holds every
-// planned allocation. The frame must open after the argument checks: Halide
-// emits a run of four or more asserts as one batch whose failure returns
-// without running registered destructors, so a frame opened before such a
-// batch would stay pushed when a check fails.
-template<typename Prologue>
-Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
-                           const Prologue &prologue) {
-    auto mentions = [&](const Stmt &t) {
-        MentionsAllocation m(placed);
-        t.accept(&m);
-        return m.found;
-    };
-    if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
-        return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
-    }
-    if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
-        return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
-    }
-    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_pipeline_branch(op)) {
-        return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
-    }
-    return prologue(s);
-}
-
 // Enters the host companion and leaves it as enter_and_exit does the arena.
 // Inside the arena's frame, whose exit is registered first: a failed entry
 // here still pops it.
@@ -101,6 +76,25 @@ Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry 
 }
 
 }  // namespace
+
+Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
+                           const std::function<Stmt(const Stmt &)> &prologue) {
+    auto mentions = [&](const Stmt &t) {
+        MentionsAllocation m(placed);
+        t.accept(&m);
+        return m.found;
+    };
+    if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
+        return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
+    }
+    if (const Block *op = s.as<Block>(); op && !mentions(op->first)) {
+        return Block::make(op->first, open_before_first_use(op->rest, placed, prologue));
+    }
+    if (const IfThenElse *op = s.as<IfThenElse>(); op && is_pipeline_branch(op)) {
+        return IfThenElse::make(op->condition, open_before_first_use(op->then_case, placed, prologue));
+    }
+    return prologue(s);
+}
 
 Expr frame_base() {
     return Variable::make(UInt(64), "harena.base");

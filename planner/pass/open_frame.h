@@ -6,6 +6,7 @@
 #include "run_layout.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -28,6 +29,16 @@ struct FrameEntry {
     std::string host_buffers;
     uint64_t host_worst_case_bytes = 0;
 };
+
+// `prologue` applied to the innermost statement on `s`'s top-level spine
+// that holds every planned allocation, the rest of the spine rebuilt around
+// it. A frame must open after the argument checks: Halide emits a run of
+// four or more asserts as one batch whose failure returns without running
+// registered destructors, so a frame opened before such a batch would stay
+// pushed when a check fails.
+Halide::Internal::Stmt open_before_first_use(const Halide::Internal::Stmt &s,
+                                             const std::map<const Halide::Internal::IRNode *, Placement> &placed,
+                                             const std::function<Halide::Internal::Stmt(const Halide::Internal::Stmt &)> &prologue);
 
 // The names of the frame's slice table (harena/pipeline_abi.h): the
 // pipeline's name, then the buffer of each slice (Placement::slice) in index order.

@@ -110,6 +110,12 @@ PassReport make_report(const Stmt &s, const std::vector<Candidate> &candidates, 
         report.capturable = false;
         report.not_capturable = "it plans no buffer, so it never enters the arena";
     }
+    if (report.capturable && !options.arena_argument.empty()) {
+        // The graph cache keys and replays calls of arenas it knows.
+        report.capturable = false;
+        report.not_capturable = "its arena is the argument '" + options.arena_argument +
+                                "', which the graph cache does not take (it needs the user_context convention)";
+    }
     return report;
 }
 

@@ -72,8 +72,8 @@ private:
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, host_allocation.h); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, uint64_t padding = 0) {
-        if (p.host_base.defined()) {
-            return with_created_size_check(c, p, s);  // a host companion's slice: no band, no checker
+        if (p.host_base.defined() || !checks.enabled()) {
+            return with_created_size_check(c, p, s);  // a host companion's slice, or no checks: no event
         }
         const Expr size = created_size(c, p);
         Expr bytes = size.defined() ? simplify(size - make_const(UInt(64), padding)) : p.bytes;

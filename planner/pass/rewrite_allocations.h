@@ -32,6 +32,14 @@ struct Checks {
     Halide::Expr on;
     Halide::Expr table;
     bool frees = true;
+    // No slice events: a pipeline whose arena is a buffer argument reports
+    // nothing to the runtime.
+    static Checks none() {
+        return Checks{Halide::Expr(), Halide::Expr(), false};
+    }
+    [[nodiscard]] bool enabled() const {
+        return on.defined();
+    }
 };
 
 // `call`, an Int(32) status bound to `name`, checked as Halide checks its

@@ -1,0 +1,87 @@
+// The arena as a buffer argument (PassOptions::arena_argument): the planned
+// statement takes its frame from the argument's memory, checks its size
+// through Halide's error channel and calls nothing of halide-arena's runtime.
+#include "capturing_pass.h"
+#include "ir_queries.h"
+
+#include <gtest/gtest.h>
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+using harena_test::Lowered;
+
+// Names of the runtime's entry points the statement calls.
+class HarenaCalls : public IRVisitor {
+public:
+    std::vector<std::string> names;
+    using IRVisitor::visit;
+    void visit(const Call *op) override {
+        if (op->name.rfind("harena_", 0) == 0) {
+            names.push_back(op->name);
+        }
+        IRVisitor::visit(op);
+    }
+};
+
+// A three-stage chain sized by its output, estimates only, planned with its
+// arena in the uint8 input `arena`.
+Lowered lower_chain_with_arena_argument(const Target &target) {
+    ImageParam input(Float(32), 2, "input"), arena(UInt(8), 1, "arena");
+    Func a("a"), b("b"), out("out");
+    Var x("x"), y("y"), xo, yo, xi, yi;
+    a(x, y) = input(x, y) * 2.0f;
+    b(x, y) = a(x, y) + a(x + 1, y);
+    out(x, y) = b(x, y) + b(x, y + 1);
+    out.set_estimates({{0, 256}, {0, 128}});
+    for (Func f : {a, b}) {
+        f.compute_root();
+        if (target.has_gpu_feature()) {
+            f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+        }
+    }
+    if (target.has_gpu_feature()) {
+        out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+    }
+    Pipeline p(out);
+    harena::PassOptions options = harena_test::quiet();
+    options.arena_argument = "arena";
+    return harena_test::lower_for(p, {input, arena}, "chain", target, options);
+}
+
+// `requirements`: the size check, and for host plans the check that the
+// argument has host memory.
+void expect_planned_in_argument(const Lowered &l, const std::string &base_from, int requirements) {
+    ASSERT_EQ(l.report.planned_count(), 2);
+    HarenaCalls calls;
+    l.stmt.accept(&calls);
+    EXPECT_TRUE(calls.names.empty()) << calls.names.front();
+    const Expr base = harena_test::let_value(l.stmt, "harena.base");
+    ASSERT_TRUE(base.defined());
+    EXPECT_EQ(harena_test::count_calls(Evaluate::make(base), base_from), 1) << base;
+    // Checked through Halide's own report of a failed requirement.
+    EXPECT_EQ(harena_test::count_calls(l.stmt, "halide_error_requirement_failed"), requirements);
+    EXPECT_FALSE(l.report.capturable);
+}
+
+TEST(PassArgument, HostPlanLiesInTheArgumentsHostMemory) {
+    Lowered l = lower_chain_with_arena_argument(get_host_target());
+    expect_planned_in_argument(l, Call::buffer_get_host, 2);
+}
+
+TEST(PassArgument, CudaPlanLiesInTheArgumentsDeviceMemoryAllocatedWhereItHasNone) {
+    Lowered l = lower_chain_with_arena_argument(get_host_target().with_feature(Target::CUDA));
+    expect_planned_in_argument(l, Call::buffer_get_device, 1);
+    // The graph cache takes arenas it knows, not buffers.
+    EXPECT_NE(l.report.not_capturable.find("argument 'arena'"), std::string::npos) << l.report.not_capturable;
+    // The argument's device memory, allocated by the first call that finds none.
+    bool mallocs_argument = false;
+    for (const std::vector<Expr> &args : harena_test::call_arguments(l.stmt, "halide_device_malloc")) {
+        mallocs_argument |= harena_test::name_in(args[0]) == "arena.buffer";
+    }
+    EXPECT_TRUE(mallocs_argument);
+}
+
+}  // namespace
