@@ -12,7 +12,7 @@ namespace harena_test {
 // `buffer[0] = 1.0f`: one use of a buffer.
 inline Halide::Internal::Stmt store(const std::string &buffer) {
     using namespace Halide::Internal;
-    return Store::make(buffer, 1.0f, 0, Parameter(), Halide::Internal::const_true(), ModulusRemainder());
+    return Store::make(buffer, 1.0f, 0, harena::Parameter(), Halide::Internal::const_true(), ModulusRemainder());
 }
 
 // A heap allocation of `extent` floats around `body`.
