@@ -142,12 +142,17 @@ uint64_t granularity(const Prepared &prepared) {
 bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
                        uint64_t goal, bool aim_only, SearchBudget budget, const detail::Deadline &deadline,
                        Incumbent &best) {
-    // Four preorders, each on its own and with the buffers that fit their
-    // place first: runs that differ fail on different instances.
+    // MiniMalloc's canonical form with its preorders, then four preorders,
+    // each on its own and with the buffers that fit their place first: runs
+    // that differ fail on different instances (of MiniMalloc's challenging
+    // suite, F fits 2^20 within the default capacity budget only in the
+    // first form).
     std::vector<detail::SearchOrder> orders;
+    for (bool sections_first : {false, true})
+        orders.push_back({detail::search_preorder(prepared, pressure, sections_first), false, true});
     for (bool fitting_first : {false, true}) {
         for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-            orders.push_back({detail::make_order(prepared, order, pressure), fitting_first});
+            orders.push_back({detail::make_order(prepared, order, pressure), fitting_first, false});
         }
     }
     const Prepared reversed = reversed_in_time(prepared);

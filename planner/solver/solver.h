@@ -99,16 +99,16 @@ struct SolverOptions {
     size_t search_max_buffers = 500;
 
     // ...doing at most this much work per buffer (elementary operations of
-    // about a nanosecond each, so about 0.5 ms per buffer, at most about 1 s
-    // in all at search_max_buffers; its pruning checks count theirs apart
+    // about a nanosecond or two each, so about 1 ms per buffer, at most about
+    // 1 s in all at search_max_buffers; its pruning checks count theirs apart
     // and may do up to twice as much, see kCheckWorkPerWork in search.h),
     // looking in turn for a plan halfway between the best found and the
     // lowest arena not ruled out, and for one at that arena. It stops as
     // soon as it reaches good_enough_ratio, but where that is out of reach
-    // it can rarely prove so and spends all of this. A quarter of it left
+    // it can rarely prove so and spends all of this. A fifth of it left
     // MiniMalloc's challenging F, I and J at 1.040, 1.091 and 1.151 of the
-    // bound, this 1.020, 1.045 and 1.085. 0 turns the search off.
-    uint64_t search_work_per_buffer = 480000;
+    // bound, this 1.000, 1.045 and 1.083. 0 turns the search off.
+    uint64_t search_work_per_buffer = 600000;
 
     // ...and at most this many search nodes (placements tried, and choices of
     // the search for cuts of perfect packings) in all, 0 for no limit. A node

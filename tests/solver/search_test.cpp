@@ -17,14 +17,19 @@
 namespace harena::detail {
 namespace {
 
-// Every order the solver uses.
+// Every order the solver uses, and each preorder in both canonical forms
+// (buffers at one offset left to right, or in preorder).
 std::vector<SearchOrder> all_orders(const Prepared &prepared) {
     std::vector<uint64_t> pressure = peak_pressure(prepared);
     std::vector<SearchOrder> orders;
-    for (bool fitting_first : {false, true}) {
-        for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-            orders.push_back({make_order(prepared, order, pressure), fitting_first});
+    for (bool by_preorder : {false, true}) {
+        for (bool fitting_first : {false, true}) {
+            for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
+                orders.push_back({make_order(prepared, order, pressure), fitting_first, by_preorder});
+            }
         }
+        for (bool sections_first : {false, true})
+            orders.push_back({search_preorder(prepared, pressure, sections_first), false, by_preorder});
     }
     return orders;
 }

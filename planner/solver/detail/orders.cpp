@@ -50,6 +50,24 @@ std::vector<int64_t> slack_bias(const std::vector<uint64_t> &pressure, uint64_t 
     return bias;
 }
 
+std::vector<uint32_t> search_preorder(const Prepared &prepared, const std::vector<uint64_t> &pressure,
+                                      bool sections_first) {
+    const std::vector<Item> &items = prepared.items;
+    auto key = [&](uint32_t i) {
+        const unsigned __int128 area = (unsigned __int128)items[i].size * items[i].length;
+        const uint32_t sections = items[i].end - items[i].begin;
+        return sections_first ? std::make_tuple((unsigned __int128)sections, area, (unsigned __int128)pressure[i]) :
+                                std::make_tuple((unsigned __int128)pressure[i], (unsigned __int128)sections, area);
+    };
+    std::vector<uint32_t> result(items.size());
+    std::iota(result.begin(), result.end(), 0);
+    std::sort(result.begin(), result.end(), [&](uint32_t a, uint32_t b) {
+        auto ka = key(a), kb = key(b);
+        return ka != kb ? ka > kb : a < b;
+    });
+    return result;
+}
+
 std::vector<uint32_t> make_order(const Prepared &prepared, Order order, const std::vector<uint64_t> &pressure) {
     const std::vector<Item> &items = prepared.items;
     std::vector<uint32_t> result(items.size());

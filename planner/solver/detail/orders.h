@@ -25,6 +25,11 @@ std::vector<uint64_t> peak_pressure(const Prepared &);
 // their quiet times have room. 0 for every item when weight is 0.
 std::vector<int64_t> slack_bias(const std::vector<uint64_t> &pressure, uint64_t lower_bound, double weight);
 
+// Preorders for the search's by_preorder form (search.h), MiniMalloc's TWA
+// and WAT: descending by (pressure, sections spanned, size x length) or,
+// with `sections_first`, by (sections spanned, size x length, pressure).
+std::vector<uint32_t> search_preorder(const Prepared &, const std::vector<uint64_t> &pressure, bool sections_first);
+
 // A permutation of item indices; `pressure` is only read for PressureDesc.
 std::vector<uint32_t> make_order(const Prepared &, Order, const std::vector<uint64_t> &pressure);
 

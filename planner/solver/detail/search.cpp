@@ -26,6 +26,7 @@ public:
         : items_(prepared.items),
           preorder_(order.preorder),
           fitting_first_(order.fitting_first),
+          by_preorder_(order.by_preorder),
           capacity_(capacity),
           max_work_(max_work),
           max_nodes_(max_nodes),
@@ -81,6 +82,20 @@ public:
     }
 
 private:
+    // The canonical order of buffers at one offset: each goes after the last
+    // placed there in tie_of; so where `placed` was just placed, unplaced j
+    // can go at its offset only if not before(j, placed), and with buffers
+    // left to right, nothing unplaced in a section left_of it can.
+    int64_t tie_of(uint32_t i) const {
+        return by_preorder_ ? int64_t(rank_[i]) : int64_t(items_[i].begin);
+    }
+    bool before(uint32_t j, uint32_t placed) const {
+        return tie_of(j) <= tie_of(placed);
+    }
+    bool left_of(uint32_t s, uint32_t placed) const {
+        return !by_preorder_ && s < items_[placed].begin;
+    }
+
     // Undo record: an overwritten value, or a placement.
     struct Change {
         enum Kind { MinOffset,
@@ -117,21 +132,21 @@ private:
         return parts;
     }
 
-    // All parts must be solved, each after (last_offset, last_begin) like the
+    // All parts must be solved, each after (last_offset, last_tie) like the
     // buffers they were split from.
-    SearchStatus solve_parts(const std::vector<Partition> &parts, uint64_t last_offset, int64_t last_begin) {
+    SearchStatus solve_parts(const std::vector<Partition> &parts, uint64_t last_offset, int64_t last_tie) {
         for (const Partition &part : parts) {
-            SearchStatus status = next(part, last_offset, last_begin);
+            SearchStatus status = next(part, last_offset, last_tie);
             if (status != SearchStatus::Found) return status;
         }
         return SearchStatus::Found;
     }
 
-    // Places the next buffer of `p` at or above `last_offset`, and right of
-    // `last_begin` when at the same offset (buffers at one offset are never
-    // alive together, so placing them left to right loses nothing), then goes
-    // on. Leaves the placements in place when Found, undoes them otherwise.
-    SearchStatus next(const Partition &p, uint64_t last_offset, int64_t last_begin) {
+    // Places the next buffer of `p` at or above `last_offset`, and after
+    // `last_tie` (tie_of) when at the same offset (buffers at one offset are
+    // never alive together, so placing them in any fixed order loses
+    // nothing), then goes on. Leaves the placements in place when Found, undoes them otherwise.
+    SearchStatus next(const Partition &p, uint64_t last_offset, int64_t last_tie) {
         uint64_t min_top = UINT64_MAX;
         if (unplaced_of(p, min_top) == 0) return SearchStatus::Found;
         work_ += 2 * p.items.size();
@@ -139,10 +154,10 @@ private:
             ((++nodes_ & 255) == 0 && deadline_.expired())) {
             return SearchStatus::GaveUp;
         }
-        for (const Candidate candidate : candidates_of(p, last_offset, last_begin, min_top)) {
+        for (const Candidate candidate : candidates_of(p, last_offset, last_tie, min_top)) {
             const uint64_t offset = uint64_t(candidate >> 64);
-            const uint32_t begin = uint32_t(candidate >> 32);
             const uint32_t i = preorder_[uint32_t(candidate) & kRankMask];
+            const int64_t begin = tie_of(i);
 
             // With nothing unplaced alive at the same time, i can go at its
             // lowest offset in any plan from here (MiniMalloc's hatless
@@ -190,17 +205,18 @@ private:
     // or above `min_top` would leave an unplaced buffer floating over a gap:
     // the plan with it dropped into the gap is found on another branch. Only
     // the buffers that can go lower are candidates.
-    std::vector<Candidate> candidates_of(const Partition &p, uint64_t last_offset, int64_t last_begin,
+    std::vector<Candidate> candidates_of(const Partition &p, uint64_t last_offset, int64_t last_tie,
                                          uint64_t min_top) const {
         std::vector<Candidate> candidates;
         for (uint32_t i : p.items) {
             const uint64_t offset = min_offset_[i];
             if (placed_[i] || offset >= min_top || offset + items_[i].size > capacity_) continue;
-            if (offset < last_offset || (offset == last_offset && int64_t(items_[i].begin) <= last_begin)) continue;
+            if (offset < last_offset || (offset == last_offset && tie_of(i) <= last_tie)) continue;
             if (twin_before_[i] != kNoTwin && !placed_[twin_before_[i]]) continue;
             if (rests_on_later_mate(i, offset)) continue;
             const uint32_t misfit = fitting_first_ ? misfit_of(i, offset, p, last_offset) : 0;
-            candidates.push_back(Candidate(offset) << 64 | Candidate(items_[i].begin) << 32 | misfit << 30 | rank_[i]);
+            const uint32_t begin = by_preorder_ ? 0 : items_[i].begin;
+            candidates.push_back(Candidate(offset) << 64 | Candidate(begin) << 32 | misfit << 30 | rank_[i]);
         }
         std::sort(candidates.begin(), candidates.end());
         return candidates;
@@ -277,10 +293,10 @@ private:
         // buffers at one offset are placed left to right.
         work_ += p.last - p.first + overlaps_[i].size();
         for (uint32_t s = p.first; s < p.last; s++) {
-            uint64_t lowest = std::max(low_[s], s < item.begin ? offset + 1 : offset);
+            uint64_t lowest = std::max(low_[s], left_of(s, i) ? offset + 1 : offset);
             if (total_[s] > 0 && lowest + total_[s] > capacity_) return false;
         }
-        return sections_can_be_stacked(i, offset) && floors_can_be_covered(p, item.begin, offset);
+        return sections_can_be_stacked(i, offset) && floors_can_be_covered(p, i, offset);
     }
 
     // The floors of the sections where the unplaced bytes fill the section
@@ -289,17 +305,17 @@ private:
     // right of the one just placed, so the others, and the sections left of
     // it, start above `offset`. A check that finds many dead ends at once,
     // long before the search would fill a level and fail.
-    bool floors_can_be_covered(const Partition &p, uint32_t placed_begin, uint64_t offset) {
+    bool floors_can_be_covered(const Partition &p, uint32_t placed, uint64_t offset) {
         floors_.resize(p.last - p.first);
         for (uint32_t s = p.first; s < p.last; s++) {
-            const uint64_t floor = std::max(low_[s], s < placed_begin ? offset + 1 : offset);
+            const uint64_t floor = std::max(low_[s], left_of(s, placed) ? offset + 1 : offset);
             floors_[s - p.first] = total_[s] > 0 && floor + total_[s] == capacity_ ? floor : FloorCover::kFree;
         }
         pieces_.clear();
         for (uint32_t j : p.items) {
             if (placed_[j]) continue;
             const Item &item = items_[j];
-            pieces_.push_back({item.begin, item.end, std::max(min_offset_[j], item.begin <= placed_begin ? offset + 1 : offset)});
+            pieces_.push_back({item.begin, item.end, std::max(min_offset_[j], before(j, placed) ? offset + 1 : offset)});
         }
         work_ += p.items.size() + (p.last - p.first);  // as the check of the lowest level only was (search.h)
         check_work_ += p.items.size() + (p.last - p.first);
@@ -311,15 +327,14 @@ private:
     // spare (stacking.h). Checked, for each buffer's lowest offset as h, in the
     // sections whose buffers changed: those of i and of the buffers it raised.
     bool sections_can_be_stacked(uint32_t i, uint64_t offset) {
-        const uint32_t placed_begin = items_[i].begin;
         stacking_.next_plan();
         auto check = [&](uint32_t s) {
             if (total_[s] == 0 || !stacking_.first_visit(s)) return true;
-            const uint64_t floor = std::max(low_[s], s < placed_begin ? offset + 1 : offset);
+            const uint64_t floor = std::max(low_[s], left_of(s, i) ? offset + 1 : offset);
             stacking_.start(floor, capacity_ - total_[s] - floor);
             for (uint32_t j : members_[s]) {
                 if (placed_[j]) continue;
-                stacking_.add(std::max(min_offset_[j], items_[j].begin <= placed_begin ? offset + 1 : offset), items_[j].size);
+                stacking_.add(std::max(min_offset_[j], before(j, i) ? offset + 1 : offset), items_[j].size);
             }
             check_work_ += members_[s].size();
             return stacking_.possible(check_work_);
@@ -363,6 +378,7 @@ private:
     const std::vector<Item> &items_;
     const std::vector<uint32_t> &preorder_;
     const bool fitting_first_;
+    const bool by_preorder_;
     const uint64_t capacity_;
     const uint64_t max_work_;
     const uint64_t max_nodes_;

@@ -43,6 +43,10 @@ struct SearchOrder {
     // Before the preorder, buffers that would end where the floor steps and
     // whose top would meet a neighbouring floor: the pieces of a tiling.
     bool fitting_first = false;
+    // Buffers at one offset go in preorder rather than left to right, and
+    // are tried in preorder (MiniMalloc's canonical form): another complete
+    // search, which solves some packings the other leaves unsolved.
+    bool by_preorder = false;
 };
 
 // The stacking and floor-cover checks cost about as much as the rest of a
