@@ -5,19 +5,13 @@
 #include <utility>
 
 #include "solver/detail/floor_cover.h"
+#include "solver/detail/partitions.h"
 #include "solver/detail/stacking.h"
 #include "solver/detail/symmetry.h"
 
 namespace harena::detail {
 
 namespace {
-
-// Unplaced buffers whose lifetimes chain together, and the sections they
-// span; separate partitions share no time and so can be solved one by one.
-struct Partition {
-    std::vector<uint32_t> items;
-    uint32_t first = 0, last = 0;  // sections [first, last)
-};
 
 class Searcher {
 public:
@@ -114,22 +108,7 @@ private:
 
     // The unplaced items of `p`, grouped into partitions.
     std::vector<Partition> split(const Partition &p) const {
-        std::vector<uint32_t> left;
-        for (uint32_t i : p.items) {
-            if (!placed_[i]) left.push_back(i);
-        }
-        std::sort(left.begin(), left.end(), [&](uint32_t a, uint32_t b) {
-            return items_[a].begin != items_[b].begin ? items_[a].begin < items_[b].begin : a < b;
-        });
-        std::vector<Partition> parts;
-        for (uint32_t i : left) {
-            if (parts.empty() || items_[i].begin >= parts.back().last) {
-                parts.push_back({{}, items_[i].begin, items_[i].end});
-            }
-            parts.back().items.push_back(i);
-            parts.back().last = std::max(parts.back().last, items_[i].end);
-        }
-        return parts;
+        return unplaced_partitions(items_, placed_, p);
     }
 
     // All parts must be solved, each after (last_offset, last_tie) like the
