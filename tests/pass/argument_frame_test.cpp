@@ -3,6 +3,7 @@
 // through Halide's error channel and calls nothing of halide-arena's runtime.
 #include "capturing_pass.h"
 #include "ir_queries.h"
+#include "pass_builders.h"
 
 #include <gtest/gtest.h>
 
@@ -31,20 +32,12 @@ public:
 Lowered lower_chain_with_arena_argument(const Target &target) {
     ImageParam input(Float(32), 2, "input"), arena(UInt(8), 1, "arena");
     Func a("a"), b("b"), out("out");
-    Var x("x"), y("y"), xo, yo, xi, yi;
+    Var x("x"), y("y");
     a(x, y) = input(x, y) * 2.0f;
     b(x, y) = a(x, y) + a(x + 1, y);
     out(x, y) = b(x, y) + b(x, y + 1);
     out.set_estimates({{0, 256}, {0, 128}});
-    for (Func f : {a, b}) {
-        f.compute_root();
-        if (target.has_gpu_feature()) {
-            f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
-        }
-    }
-    if (target.has_gpu_feature()) {
-        out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
-    }
+    harena_test::schedule_chain({a, b}, out, target, x, y);
     Pipeline p(out);
     harena::PassOptions options = harena_test::quiet();
     options.arena_argument = "arena";

@@ -4,6 +4,7 @@
 #include "capturing_pass.h"
 #include "halide_compat.h"
 #include "ir_queries.h"
+#include "pass_builders.h"
 
 #include <gtest/gtest.h>
 
@@ -22,21 +23,13 @@ Lowered lower_chain(const Target &target) {
     ImageParam input(Float(32), 2, "input");
     Param<int> k("k", 4, 1, 64);
     Func a("a"), b("b"), out("out");
-    Var x("x"), y("y"), xo, yo, xi, yi;
+    Var x("x"), y("y");
     a(x, y) = input(x, y) * k;
     b(x, y) = a(x, y) + a(x + 1, y);
     out(x, y) = b(x, y) + b(x, y + 1);
     Pipeline p(out);
     p.add_requirement(out.output_buffer().dim(0).extent() <= 256 && out.output_buffer().dim(1).extent() <= 128);
-    for (Func f : {a, b}) {
-        f.compute_root();
-        if (target.has_gpu_feature()) {
-            f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
-        }
-    }
-    if (target.has_gpu_feature()) {
-        out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
-    }
+    harena_test::schedule_chain({a, b}, out, target, x, y);
     return harena_test::lower_for(p, {input, k}, "chain", target);
 }
 

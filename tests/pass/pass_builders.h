@@ -6,6 +6,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace harena_test {
 
@@ -31,6 +32,22 @@ inline const harena::BufferDecision &decision(const harena::PassReport &r, const
         }
     }
     throw std::runtime_error("no decision for " + name);
+}
+
+// `stages` computed at root and `out` inline, each in 8x8 GPU tiles where the
+// target has a GPU.
+inline void schedule_chain(const std::vector<Halide::Func> &stages, Halide::Func out, const Halide::Target &target,
+                           const Halide::Var &x, const Halide::Var &y) {
+    Halide::Var xo, yo, xi, yi;
+    for (Halide::Func f : stages) {
+        f.compute_root();
+        if (target.has_gpu_feature()) {
+            f.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+        }
+    }
+    if (target.has_gpu_feature()) {
+        out.gpu_tile(x, y, xo, yo, xi, yi, 8, 8);
+    }
 }
 
 // The pass's options with tracing off.
