@@ -2,7 +2,8 @@
 // schedule and a host schedule), whose arena is its last buffer input: built
 // with `PARAMS harena.argument=arena` and FEATURES arena, every intermediate
 // lies in the caller's `arena` buffer, and user_context stays the caller's.
-// Built without the feature, `arena` is an unused input.
+// Built without the option (the arena in user_context) or without the
+// feature (unplanned), `arena` is an unused input.
 #include "Halide.h"
 
 using namespace Halide;
