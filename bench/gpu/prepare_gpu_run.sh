@@ -31,6 +31,7 @@ binaries=(
   tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests tests/e2e/harena_e2e_gpu_devices_tests
   tests/corpus/harena_corpus_gpu_tests tests/corpus/harena_corpus_gpu_graph_tests
   tests/runtime/harena-runtime-gpu-tests tests/runtime/harena-launch-gpu-tests
+  tests/argument/harena_argument_tests bench/argument/harena-argument-bench
   apps/variable_k/harena-demo apps/pyramid/harena-pyramid apps/small_chain/harena-small-chain
   apps/override_example/harena-override-example
 )

@@ -26,7 +26,7 @@ echo "$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader); $($cs
     > "$out/$label-device.txt"
 for t in harena_e2e_gpu_tests harena_e2e_gpu_override_tests harena_e2e_gpu_graph_tests \
          harena_e2e_gpu_graph_fallback_tests harena_e2e_gpu_guard_tests harena_e2e_gpu_devices_tests harena_corpus_gpu_tests \
-         harena_corpus_gpu_graph_tests harena-runtime-gpu-tests harena-launch-gpu-tests; do
+         harena_corpus_gpu_graph_tests harena-runtime-gpu-tests harena-launch-gpu-tests harena_argument_tests; do
     run "$t" ./$t
 done
 for a in harena-demo harena-pyramid harena-small-chain harena-override-example; do
@@ -38,11 +38,13 @@ run memcheck-corpus-graph $cs --tool memcheck ./harena_corpus_gpu_graph_tests --
 run memcheck-runtime $cs --tool memcheck ./harena-runtime-gpu-tests
 run memcheck-launch $cs --tool memcheck ./harena-launch-gpu-tests
 run memcheck-devices $cs --tool memcheck ./harena_e2e_gpu_devices_tests
+run memcheck-argument $cs --tool memcheck ./harena_argument_tests --gtest_filter='ArgumentCuda.*'
 run memcheck-threads $cs --tool memcheck ./harena-threads-bench --seconds 0.05 --threads 4 --only chain4
 if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"
     run gpu-bench ./harena-gpu-bench --repeats 3 --out "$out/$label-results"
     run corpus-bench ./harena-corpus-bench
     run threads-bench ./harena-threads-bench --seconds 0.5 --out "$out/$label-results"
+    run argument-bench ./harena-argument-bench
 fi
 printf '%s\n' "" "build | what | exit | gtest / memcheck" "${table[@]}" | tee "$out/$label-table.txt"
