@@ -16,7 +16,7 @@ Expr argument_buffer(const ArgumentFrame &frame) {
 // Halide's report of a failed requirement, with a message built when it fails.
 Expr requirement_failed(const std::string &condition, const std::vector<Expr> &message) {
     Expr text = Call::make(type_of<const char *>(), Call::stringify, message, Call::PureIntrinsic);
-    return Call::make(Int(32), "halide_error_requirement_failed", {StringImm::make(condition), text}, Call::Extern);
+    return Call::make(Int(32), halide_names::kRequirementFailed, {StringImm::make(condition), text}, Call::Extern);
 }
 
 // The argument holds at least the bytes this call's layout needs.

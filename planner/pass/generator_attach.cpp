@@ -18,7 +18,7 @@ struct ProbeDone {};
 class CountedPass : public Halide::Internal::IRMutator {
 public:
     explicit CountedPass(PassOptions options)
-        : options_(options), pass_(std::move(options)) {
+        : options_(std::move(options)) {
     }
     using Halide::Internal::IRMutator::mutate;
     Halide::Internal::Stmt mutate(const Halide::Internal::Stmt &s) override {
@@ -32,12 +32,11 @@ public:
             throw ProbeDone{};
         }
         passes_run++;
-        return pass_.mutate(s);
+        return plan_arena(s, options_);
     }
 
 private:
     PassOptions options_;
-    ArenaPlannerPass pass_;
 };
 
 // The buffer input named by harena.argument; a user error naming what

@@ -1,6 +1,7 @@
 #include "preamble.h"
 
 #include "free_names.h"
+#include "runtime_calls.h"
 
 #include <algorithm>
 #include <map>
@@ -50,7 +51,7 @@ bool is_declared_bound(const Expr &message) {
         return false;
     }
     const std::string &n = c->name;
-    return n == "halide_error_requirement_failed" || n.rfind("halide_error_param_too_", 0) == 0 ||
+    return n == halide_names::kRequirementFailed || n.rfind("halide_error_param_too_", 0) == 0 ||
            n == "halide_error_constraint_violated" || n == "halide_error_buffer_extents_negative" ||
            n == "halide_error_access_out_of_bounds";
 }

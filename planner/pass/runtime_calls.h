@@ -26,6 +26,9 @@ inline constexpr const char *kNopFree = "halide_device_host_nop_free";
 // The error of a buffer larger than the target allows, which the pass's size
 // checks report as Halide's codegen does.
 inline constexpr const char *kAllocationTooLarge = "halide_error_buffer_allocation_too_large";
+// A failed requirement: what the pipeline's declared bounds report, which the
+// preamble reads as bounds, and what an arena argument's size check reports.
+inline constexpr const char *kRequirementFailed = "halide_error_requirement_failed";
 }  // namespace halide_names
 
 namespace runtime_calls {
