@@ -19,6 +19,7 @@
 #include "registry.h"
 #include "slice_log.h"
 #include "stats.h"
+#include "stream_order.h"
 
 struct harena_arena : harena::detail::ArenaCore {
     harena::detail::DebugRecords records;  // debug and guard modes
@@ -32,6 +33,7 @@ struct harena_arena : harena::detail::ArenaCore {
     harena::detail::Growth growth;
     harena::detail::Measure measure;
     harena::detail::Stats stats;
+    harena::detail::StreamOrder streams;
     // Device arenas: host memory for planned pipelines' host-only buffers.
     harena::detail::HostCompanion companion;
 };
@@ -89,7 +91,10 @@ inline uint64_t allocation_size(const ArenaCore &arena, uint64_t bytes) {
 
 // Stack operations shared by harena_push/pop, scopes and planned pipelines.
 // function names the caller in error messages.
+// push_frame pushes on the arena's default stream (stream_order.h).
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame, const char *function);
+int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
+                  const char *function);
 // pipeline_exit: only harena_pipeline_exit pops a pipeline's frame, since
 // the frame also holds the thread's activation for the run.
 int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function);
@@ -97,6 +102,9 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
 bool frame_is_buried(const harena_arena &arena, uint64_t frame_id);
 
 int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address);
+// bump for work on `stream`, which need not be the top frame's
+// (harena_alloc_on_stream).
+int bump_on(harena_arena &arena, uint64_t bytes, AllocationName name, void *stream, uint64_t *address);
 
 // harena_free after its checks: the arena is live and contains address.
 // HARENA_OK; HARENA_ERROR_INVALID_FREE, after reporting it and freeing
@@ -105,6 +113,9 @@ int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *add
 // or in guard mode HARENA_ERROR_GUARD_DAMAGED after reporting a damaged band
 // (the bytes are released all the same). function names the caller.
 int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *function);
+// release for a free on `stream`, which need not be the top frame's
+// (harena_free_on_stream).
+int release_on(harena_arena &arena, uint64_t address, uint64_t bytes, void *stream, const char *function);
 
 // Backends: obtain and give back the arena's own memory. Acquiring again
 // replaces the region: the old one is released only once the new one exists.

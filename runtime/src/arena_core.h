@@ -32,6 +32,8 @@ struct Frame {
     bool pipeline;       // pushed by harena_pipeline_enter
     bool scope_owned;    // pushed by harena_scope_begin: only harena_scope_end pops it
     harena_scope scope;  // a pipeline frame's activation on the entering thread
+    void *stream;        // what its work runs on (stream_order.h)
+    bool foreign;        // another stream also allocated or freed in it
 };
 
 inline uint64_t round_up(uint64_t value, uint64_t alignment) {
@@ -103,6 +105,9 @@ struct ArenaCore {
     std::atomic<uint64_t> newest{~kOffsetMask};
     std::atomic<uint64_t> high_water{0};
     std::atomic<uint32_t> depth{0};
+    // The lowest free byte last used on another stream than the top frame's
+    // (stream_order.h): allocations that end below it cross no stream.
+    std::atomic<uint64_t> foreign_floor{~uint64_t(0)};
 
     alignas(64) std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
     std::atomic<uint64_t> reclaim_wraps{0};                 // of the reclaim count in state, every 2^12

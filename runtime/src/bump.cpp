@@ -1,5 +1,6 @@
 // Allocation inside the top frame: a compare-and-swap on one word, so
 // several threads allocate at once without a lock.
+#include <mutex>
 #include <string>
 
 #include "arena.h"
@@ -101,26 +102,11 @@ uint64_t reclaim_total(const ArenaCore &arena) {
     return count_total(arena, arena.reclaim_wraps, kReclaimShift);
 }
 
-int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
-    if (arena.depth.load(std::memory_order_relaxed) == 0) {
-        return no_frame(arena, bytes, name);
-    }
-    uint64_t state = arena.state.load(std::memory_order_relaxed);
-    if (bytes > arena.capacity) {
-        return overflow(arena, bytes, bytes, offset_of(state), name);
-    }
-    const uint64_t size = allocation_size(arena, bytes);
-    uint64_t top;
-    // Acquire: bytes another thread freed (release) are this thread's now.
-    do {
-        top = offset_of(state);
-        if (size > arena.capacity - top) {
-            return overflow(arena, bytes, size, top, name);
-        }
-        // top + size <= capacity: the offset cannot carry into the count.
-    } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
-                                                std::memory_order_relaxed));
-    const uint64_t made = state + kOneAllocation + size;
+namespace {
+
+// What every allocation does once its bytes [top, top + size) are taken.
+inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, uint64_t bytes, uint64_t size,
+                             const AllocationName &name, uint64_t *address) {
     arena.newest.store(with_offset(made, top), std::memory_order_relaxed);
     if ((made >> kAllocationShift) == 0) {
         arena.allocation_wraps.fetch_add(1, std::memory_order_relaxed);
@@ -128,6 +114,68 @@ int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *add
     raise_high_water(arena, top + size);
     *address = arena.base + top;
     return arena.watched ? watched_allocation(arena, top, bytes, size, name) : HARENA_OK;
+}
+
+// An allocation whose bytes may have been used on another stream than
+// `stream` (stream_order.h): taken under the stream order's lock, and
+// `stream` made to wait for their last users before the address is given.
+[[gnu::noinline]] int bump_across(harena_arena &arena, uint64_t bytes, uint64_t size, const AllocationName &name,
+                                  void *stream, uint64_t *address) {
+    std::lock_guard<std::mutex> lock(arena.streams.mutex);
+    if (stream != arena.streams.home) {
+        stream_note_frame_use(arena, stream);
+    }
+    uint64_t state = arena.state.load(std::memory_order_acquire);
+    uint64_t top;
+    do {
+        top = offset_of(state);
+        if (size > arena.capacity - top) {
+            return overflow(arena, bytes, size, top, name);
+        }
+    } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
+                                                std::memory_order_acquire));
+    const int crossed = stream_take(arena, top, top + size, stream, "harena_alloc");
+    const int result = finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
+    if (crossed != HARENA_OK && result == HARENA_OK) {
+        (void)release(arena, *address, bytes, "harena_alloc");
+        return crossed;
+    }
+    return result;
+}
+
+}  // namespace
+
+int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
+    if (arena.depth.load(std::memory_order_relaxed) == 0) {
+        return no_frame(arena, bytes, name);
+    }
+    // Acquire: bytes another thread freed (release) are this thread's now,
+    // and so is the span a free on another stream labelled them with first.
+    uint64_t state = arena.state.load(std::memory_order_acquire);
+    if (bytes > arena.capacity) {
+        return overflow(arena, bytes, bytes, offset_of(state), name);
+    }
+    const uint64_t size = allocation_size(arena, bytes);
+    uint64_t top;
+    do {
+        top = offset_of(state);
+        if (size > arena.capacity - top) {
+            return overflow(arena, bytes, size, top, name);
+        }
+        // top + size <= capacity: the offset cannot carry into the count.
+        if (top + size > arena.foreign_floor.load(std::memory_order_relaxed)) {
+            return bump_across(arena, bytes, size, name, arena.streams.home, address);
+        }
+    } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
+                                                std::memory_order_acquire));
+    return finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
+}
+
+int bump_on(harena_arena &arena, uint64_t bytes, AllocationName name, void *stream, uint64_t *address) {
+    if (stream == arena.streams.home || arena.depth.load(std::memory_order_relaxed) == 0 || bytes > arena.capacity) {
+        return bump(arena, bytes, name, address);
+    }
+    return bump_across(arena, bytes, allocation_size(arena, bytes), name, stream, address);
 }
 
 }  // namespace harena::detail
@@ -157,6 +205,19 @@ int harena_alloc(harena_arena *arena, uint64_t bytes, const char *name, uint64_t
         return alloc_checked(arena, bytes, name, address);
     }
     return bump(*arena, bytes, AllocationName{name, nullptr}, address);
+}
+
+int harena_alloc_on_stream(harena_arena *arena, uint64_t bytes, const char *name, void *stream, uint64_t *address) {
+    if (int err = check_live(arena, "harena_alloc_on_stream", nullptr)) {
+        return err;
+    }
+    if (address == nullptr) {
+        return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT, "harena_alloc_on_stream: address is NULL");
+    }
+    if (int err = check_stream(*arena, stream, "harena_alloc_on_stream")) {
+        return err;
+    }
+    return bump_on(*arena, bytes, AllocationName{name, nullptr}, stream, address);
 }
 
 int harena_alloc_buffer(harena_arena *arena, const halide_buffer_t *buf, uint64_t *address) {

@@ -15,6 +15,10 @@ public:
     [[nodiscard]] void *stream() const {
         return binding_.stream;
     }
+    // Whether the stream is one the runtime made (harena_create_cuda_stream).
+    [[nodiscard]] bool owns_stream() const {
+        return owns_stream_;
+    }
     // Replaces the binding; a stream the runtime made is destroyed first.
     void set(const harena_cuda_binding &binding);
     // The binding's stream becomes one the runtime made in `context`.

@@ -45,6 +45,11 @@ const CudaDriver *cuda_driver() {
         d.mem_host_alloc = cuda_symbol<PFN_cuMemHostAlloc_v2020>("cuMemHostAlloc");
         d.mem_free_host = cuda_symbol<PFN_cuMemFreeHost_v2000>("cuMemFreeHost");
         d.mem_host_get_device_pointer = cuda_symbol<PFN_cuMemHostGetDevicePointer_v3020>("cuMemHostGetDevicePointer_v2");
+        d.stream_get_ctx = cuda_symbol<PFN_cuStreamGetCtx_v9020>("cuStreamGetCtx");
+        d.event_create = cuda_symbol<PFN_cuEventCreate_v2000>("cuEventCreate");
+        d.event_destroy = cuda_symbol<PFN_cuEventDestroy_v4000>("cuEventDestroy_v2");
+        d.event_record = cuda_symbol<PFN_cuEventRecord_v2000>("cuEventRecord");
+        d.stream_wait_event = cuda_symbol<PFN_cuStreamWaitEvent_v3020>("cuStreamWaitEvent");
         return &d;
     }();
     return driver;

@@ -6,7 +6,8 @@
 
 namespace harena::detail {
 
-// The functions the runtime calls itself (streams, graph capture and replay).
+// The functions the runtime calls itself (streams, events, graph capture and
+// replay).
 struct CudaDriver {
     PFN_cuInit_v2000 init = nullptr;
     PFN_cuDeviceGetCount_v2000 device_count = nullptr;
@@ -34,12 +35,22 @@ struct CudaDriver {
     PFN_cuMemHostAlloc_v2020 mem_host_alloc = nullptr;
     PFN_cuMemFreeHost_v2000 mem_free_host = nullptr;
     PFN_cuMemHostGetDevicePointer_v3020 mem_host_get_device_pointer = nullptr;
+    // Stream order across streams (stream_events.cpp).
+    PFN_cuStreamGetCtx_v9020 stream_get_ctx = nullptr;
+    PFN_cuEventCreate_v2000 event_create = nullptr;
+    PFN_cuEventDestroy_v4000 event_destroy = nullptr;
+    PFN_cuEventRecord_v2000 event_record = nullptr;
+    PFN_cuStreamWaitEvent_v3020 stream_wait_event = nullptr;
 
     bool has_streams() const {
         return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;
     }
     bool has_graphs() const {
         return begin_capture && end_capture && graph_instantiate && graph_launch && graph_exec_destroy && graph_destroy;
+    }
+    bool has_events() const {
+        return ctx_push && ctx_pop && ctx_get_current && ctx_synchronize && stream_get_ctx && event_create &&
+               event_destroy && event_record && stream_wait_event;
     }
     bool has_signals() const {
         return module_load_data && module_unload && module_get_function && launch_kernel && mem_alloc && mem_free &&

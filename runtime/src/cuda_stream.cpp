@@ -84,6 +84,12 @@ int no_cuda_runtime(const char *function) {
                         function);
 }
 
+// A stream the runtime made is about to be destroyed: the bytes it last used
+// keep an event of its work (stream_order.h).
+int retire_own_stream(harena_arena &arena, const char *function) {
+    return arena.cuda.owns_stream() ? stream_retire(arena, arena.cuda.stream(), function) : HARENA_OK;
+}
+
 int check_idle(const harena_arena &arena, const char *function) {
     if (arena.depth.load(std::memory_order_relaxed) != 0) {
         return report_error(arena.user_context, HARENA_ERROR_ARENA_IN_USE,
@@ -175,6 +181,9 @@ int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *bind
     if (int err = check_idle(*arena, function)) {
         return err;
     }
+    if (int err = retire_own_stream(*arena, function)) {
+        return err;
+    }
     arena->cuda.set(binding != nullptr ? *binding : harena_cuda_binding{});
     if (arena->nvtx != nullptr) {
         nvtx_heap_set_context(arena->nvtx, bound_work_context(arena->cuda));
@@ -209,6 +218,9 @@ int harena_create_cuda_stream(harena_arena *arena) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: the CUDA driver (libcuda) is not loaded or lacks the stream functions", function);
     }
+    if (int err = retire_own_stream(*arena, function)) {
+        return err;
+    }
     arena->cuda.release_stream();
     // The context the arena's pipelines will run in: the binding's, or what
     // the hooks before the runtime's give (Halide's own context by default).
@@ -232,6 +244,17 @@ int harena_create_cuda_stream(harena_arena *arena) {
     }
     arena->cuda.adopt_stream(stream, ctx);
     return HARENA_OK;
+}
+
+int harena_retire_stream(harena_arena *arena, void *stream) {
+    const char *function = "harena_retire_stream";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (int err = check_stream(*arena, stream, function)) {
+        return err;
+    }
+    return stream_retire(*arena, stream, function);
 }
 
 int harena_cuda_synchronize(harena_arena *arena) {

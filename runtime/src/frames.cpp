@@ -46,6 +46,11 @@ void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_ba
 
 int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
                const char *function) {
+    return push_frame_on(arena, reserve_bytes, pipeline, default_stream(arena), frame, function);
+}
+
+int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
+                  const char *function) {
     const bool banded = arena.band_bytes != 0 && !pipeline;
     const uint64_t lead = banded ? arena.band_bytes : 0;
     const uint64_t trail = banded && reserve_bytes != 0 ? arena.band_bytes : 0;
@@ -69,12 +74,22 @@ int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, haren
                             bytes_text(offset).text, depth);
     }
     const uint64_t reserved = round_up(reserve_bytes, arena.alignment);
+    // Bytes last used on another stream, or a frame on another stream than
+    // the top's: the slow path orders them (stream_order.h).
+    const uint64_t reserved_end = offset + lead + reserved + trail;
+    if (stream != arena.streams.home || reserved_end > arena.foreign_floor.load(std::memory_order_relaxed)) {
+        if (int err = stream_push(arena, stream, reserved_end, function)) {
+            return err;
+        }
+    }
     Frame &f = arena.frames[depth];
     f.id = arena.next_frame_id++;
     f.offset = offset;
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.scope_owned = false;
+    f.stream = stream;
+    f.foreign = false;
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
     }
@@ -134,8 +149,15 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     }
     const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
+    const uint64_t old_top = top_of(arena);
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
+    // The frame's bytes were last used on its stream, which is the home,
+    // unless other streams used it too or the next frame runs elsewhere.
+    void *next = depth >= 2 ? arena.frames[depth - 2].stream : arena.streams.home;
+    if (top.foreign || next != arena.streams.home) {
+        stream_pop(arena, top, old_top, next);
+    }
     return result;
 }
 
@@ -150,6 +172,16 @@ int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame
         return err;
     }
     return push_frame(*arena, reserve_bytes, false, frame, "harena_push");
+}
+
+int harena_push_on_stream(harena_arena *arena, uint64_t reserve_bytes, void *stream, harena_frame *frame) {
+    if (int err = check_live(arena, "harena_push_on_stream", nullptr)) {
+        return err;
+    }
+    if (int err = check_stream(*arena, stream, "harena_push_on_stream")) {
+        return err;
+    }
+    return push_frame_on(*arena, reserve_bytes, false, stream, frame, "harena_push_on_stream");
 }
 
 int harena_pop(harena_arena *arena, harena_frame frame) {

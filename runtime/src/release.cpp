@@ -2,6 +2,7 @@
 // (a compare-and-swap on the state word); any other free is checked against
 // the top of the stack, and in debug and guard modes against the record.
 #include <cstdio>
+#include <mutex>
 #include <string>
 
 #include "arena.h"
@@ -167,6 +168,24 @@ int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *f
     return release_checked(arena, address, bytes, function);
 }
 
+int release_on(harena_arena &arena, uint64_t address, uint64_t bytes, void *stream, const char *function) {
+    if (stream == arena.streams.home || bytes > arena.capacity) {
+        return release(arena, address, bytes, function);
+    }
+    // Labelled before the bytes come back, so that no allocation takes them
+    // without seeing the label; unlabelled again when they did not.
+    std::lock_guard<std::mutex> lock(arena.streams.mutex);
+    stream_note_frame_use(arena, stream);
+    const uint64_t begin = address - arena.base;
+    const uint64_t end = begin + allocation_size(arena, bytes);
+    stream_label_free(arena, begin, end, stream);
+    const int result = release(arena, address, bytes, function);
+    if (result != HARENA_OK || top_of(arena) > begin) {
+        stream_unlabel_free(arena, begin, end, stream);
+    }
+    return result;
+}
+
 }  // namespace harena::detail
 
 using namespace harena::detail;
@@ -190,6 +209,20 @@ namespace {
 }  // namespace
 
 extern "C" {
+
+int harena_free_on_stream(harena_arena *arena, uint64_t address, uint64_t bytes, void *stream) {
+    const char *function = "harena_free_on_stream";
+    if (int err = check_live(arena, function, nullptr)) {
+        return err;
+    }
+    if (!contains(*arena, address)) {
+        return free_checked(arena, address, bytes);
+    }
+    if (int err = check_stream(*arena, stream, function)) {
+        return err;
+    }
+    return release_on(*arena, address, bytes, stream, function);
+}
 
 int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes) {
     if (!known_live(arena) || !contains(*arena, address)) {

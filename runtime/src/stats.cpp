@@ -2,6 +2,7 @@
 // counts carried in the state word, see arena_core.h); bytes in use is the top offset.
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
 
 #include "arena.h"
 #include "errors.h"
@@ -22,6 +23,22 @@ GuardLine guard_line(const harena_arena &arena, const harena_stats &s) {
         std::snprintf(line.text, sizeof line.text, "  guard bands    %llu checked, %llu damaged (%s each)\n",
                       static_cast<unsigned long long>(s.guard_checks),
                       static_cast<unsigned long long>(s.guard_damaged), bytes_text(arena.band_bytes).text);
+    }
+    return line;
+}
+
+// Only arenas whose bytes crossed streams have a line for it.
+struct StreamLine {
+    char text[160] = "";
+};
+
+StreamLine stream_line(const harena_stats &s) {
+    StreamLine line;
+    if (s.stream_crossings != 0 || s.stream_events_recorded != 0) {
+        std::snprintf(line.text, sizeof line.text, "  streams        %llu crossing(s): %llu event(s) recorded, %llu wait(s)\n",
+                      static_cast<unsigned long long>(s.stream_crossings),
+                      static_cast<unsigned long long>(s.stream_events_recorded),
+                      static_cast<unsigned long long>(s.stream_waits));
     }
     return line;
 }
@@ -52,9 +69,19 @@ void read_stats(const harena_arena &arena, harena_stats &stats) {
     const GuardCounts guard = arena.guards.counts();
     stats.guard_checks = guard.checks;
     stats.guard_damaged = guard.damaged;
+    const StreamCounts streams = arena.streams.counts();
+    stats.stream_crossings = streams.crossings;
+    stats.stream_events_recorded = streams.records;
+    stats.stream_waits = streams.waits;
 }
 
 void reset_stats(harena_arena &arena) {
+    {
+        // Stream order keeps the highest offset ever used, which the high water forgets here.
+        std::lock_guard<std::mutex> lock(arena.streams.mutex);
+        arena.streams.touched = std::max(arena.streams.touched, arena.high_water.load(std::memory_order_relaxed));
+    }
+    arena.streams.reset_counts();
     arena.high_water.store(top_of(arena), std::memory_order_relaxed);
     arena.stats.reset(allocation_total(arena), reclaim_total(arena), arena.depth.load(std::memory_order_relaxed));
     arena.growth.reset_count();
@@ -168,7 +195,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
                          "  overflows      %llu (%llu fell back to the default allocator)\n"
                          "  evictions      %llu (%s moved out of popping frames)\n"
-                         "%s%s",
+                         "%s%s%s",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
                          static_cast<unsigned long long>(s.grows),
@@ -177,7 +204,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
                          static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text,
-                         guard_line(*arena, s).text, companion_line(*arena).text);
+                         guard_line(*arena, s).text, stream_line(s).text, companion_line(*arena).text);
 }
 
 }  // extern "C"

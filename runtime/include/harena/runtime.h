@@ -25,7 +25,8 @@
  * companion's frames), harena_reserve_host_companion, harena_reset_stats,
  * harena_shrink_to_fit and harena_destroy of one arena must not run
  * concurrently with each other or with allocations in that arena. Different
- * arenas are independent.
+ * arenas are independent. The calls that name a stream (below) follow the
+ * same rules as the ones they extend.
  */
 #ifndef HARENA_RUNTIME_H
 #define HARENA_RUNTIME_H
@@ -222,27 +223,77 @@ int harena_alloc_buffer(harena_arena *arena, const struct halide_buffer_t *buf, 
  * and in debug and guard modes for every mismatch (docs/misuse.md). */
 int harena_free(harena_arena *arena, uint64_t address, uint64_t bytes);
 
+/* Stream order (device arenas; docs/usage/streams.md). Every frame runs on a
+ * stream: the one harena_push_on_stream names, or, for harena_push,
+ * harena_scope_begin and planned pipelines, the arena's bound stream
+ * (harena/cuda.h; NULL, Halide's default stream, when unbound). harena_alloc,
+ * harena_alloc_buffer and harena_free act on the top frame's stream; the
+ * calls below name theirs (a CUstream; NULL is the legacy default stream).
+ *
+ * The arena remembers which stream last used each free byte: a free releases
+ * its bytes on its stream; a pop releases its frame's bytes on the frame's
+ * stream and on every other stream that allocated or freed in the frame.
+ * Bytes taken again for work on the stream that last used them cost nothing.
+ * Bytes taken for work on another stream (an allocation, or a push's
+ * reservation) first make that stream wait (cuStreamWaitEvent) on an event
+ * recorded then on the stream that last used them (cuEventRecord): one record
+ * and one wait per crossing, queued before the call returns, counted in
+ * harena_stats. Events come from a pool per CUDA context.
+ *
+ * What the caller still does:
+ * - queue a slice's last use before freeing it, or popping its frame, on the
+ *   stream that use runs on (or on a stream that waits for it): a free or a
+ *   pop on a stream says that every use of the bytes is ordered before the
+ *   stream's next work;
+ * - keep every stream that used the arena alive until the arena is destroyed,
+ *   or retire it first (harena_retire_stream): the event is recorded when the
+ *   bytes cross, on the stream that last used them. The arena retires a
+ *   stream it made itself (harena_create_cuda_stream) before destroying it;
+ * - use streams of the context the arena's memory belongs to;
+ * - order the host itself: a stream wait orders streams, not host reads.
+ * A host arena has no streams: the calls below accept only NULL for it. */
+
+/* harena_push for work on `stream`. */
+int harena_push_on_stream(harena_arena *arena, uint64_t reserve_bytes, void *stream, harena_frame *frame);
+
+/* harena_alloc for work on `stream` in the top frame. Thread safety as
+ * harena_alloc's; a stream other than the top frame's takes a lock. */
+int harena_alloc_on_stream(harena_arena *arena, uint64_t bytes, const char *name, void *stream, uint64_t *address);
+
+/* harena_free on `stream`: the bytes were last used on it. Thread safety as
+ * harena_free's; a stream other than the top frame's takes a lock. */
+int harena_free_on_stream(harena_arena *arena, uint64_t address, uint64_t bytes, void *stream);
+
+/* Before `stream` is destroyed: records an event on it now for the free
+ * bytes it last used, which later crossings wait on instead.
+ * HARENA_ERROR_ARENA_IN_USE while a pushed frame runs on it or was used by
+ * it. As a push for thread safety. */
+int harena_retire_stream(harena_arena *arena, void *stream);
+
 /* The live arena with this device interface whose memory contains address,
  * or NULL. Checks the calling thread's scopes first, then every arena. */
 harena_arena *harena_find(const struct halide_device_interface_t *device_interface, uint64_t address);
 
 typedef struct harena_stats {
-    uint64_t capacity;        /* bytes */
-    uint64_t bytes_in_use;    /* offset of the top of the stack: allocations and reservations below it */
-    uint64_t high_water;      /* largest bytes_in_use since creation or the last reset */
-    uint64_t allocations;     /* successful harena_alloc / harena_alloc_buffer calls */
-    uint64_t reclaimed;       /* frees whose bytes came back at once (LIFO) */
-    uint64_t frames_pushed;   /* pushes, including scopes and planned pipelines */
-    uint64_t overflows;       /* requests that did not fit, under either policy */
-    uint64_t fallbacks;       /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
-    uint32_t frame_depth;     /* frames pushed now */
-    uint32_t max_frame_depth; /* deepest stack since creation or the last reset */
-    uint64_t evictions;       /* buffers still bound to a slice when its frame popped, moved to
-                                 the device interface's own memory (see harena/override.h) */
-    uint64_t evicted_bytes;   /* bytes those moves copied */
-    uint64_t grows;           /* times the region was replaced by a larger one (harena_options.grow) */
-    uint64_t guard_checks;    /* guard bands checked (harena_options.guard) */
-    uint64_t guard_damaged;   /* of those, bands found written */
+    uint64_t capacity;               /* bytes */
+    uint64_t bytes_in_use;           /* offset of the top of the stack: allocations and reservations below it */
+    uint64_t high_water;             /* largest bytes_in_use since creation or the last reset */
+    uint64_t allocations;            /* successful harena_alloc / harena_alloc_buffer calls */
+    uint64_t reclaimed;              /* frees whose bytes came back at once (LIFO) */
+    uint64_t frames_pushed;          /* pushes, including scopes and planned pipelines */
+    uint64_t overflows;              /* requests that did not fit, under either policy */
+    uint64_t fallbacks;              /* overflows handed to the caller under HARENA_OVERFLOW_FALLBACK */
+    uint32_t frame_depth;            /* frames pushed now */
+    uint32_t max_frame_depth;        /* deepest stack since creation or the last reset */
+    uint64_t evictions;              /* buffers still bound to a slice when its frame popped, moved to
+                                        the device interface's own memory (see harena/override.h) */
+    uint64_t evicted_bytes;          /* bytes those moves copied */
+    uint64_t grows;                  /* times the region was replaced by a larger one (harena_options.grow) */
+    uint64_t guard_checks;           /* guard bands checked (harena_options.guard) */
+    uint64_t guard_damaged;          /* of those, bands found written */
+    uint64_t stream_crossings;       /* bytes last used on one stream taken for work on another (see below) */
+    uint64_t stream_events_recorded; /* events recorded for crossings and retired streams */
+    uint64_t stream_waits;           /* stream waits queued for crossings */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while
