@@ -169,7 +169,11 @@ void place(std::map<const IRNode *, Placement> &placed, const Planning &planning
 Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const PassOptions &options) {
     const Planning &planning = plans.planning, &host_planning = plans.host_planning;
     if (planning.planned.empty() && host_planning.planned.empty()) {
-        return s;
+        // Calls of GPU pipelines with the arena as user_context may be
+        // captured: even with nothing planned, the pipeline says whether a
+        // graph replays it.
+        const bool user_context_arena = options.device_target && options.arena_argument.empty();
+        return user_context_arena ? declare_traits(s, report.capturable ? HARENA_PIPELINE_CAPTURABLE : 0) : s;
     }
     // Guard bands are the runtime's (harena_pipeline_guard_bytes): none in an arena argument.
     RunLayout layout = run_layout(planning.problem, plans.plan, planning.planned, options.alignment, "harena.",

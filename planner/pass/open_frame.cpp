@@ -167,4 +167,8 @@ Stmt open_frame(const Stmt &s, const std::map<const IRNode *, Placement> &placed
     });
 }
 
+Stmt declare_traits(const Stmt &s, uint32_t traits) {
+    return Block::make(checked_call("harena.declared", runtime_calls::pipeline_declare(traits)), s);
+}
+
 }  // namespace harena

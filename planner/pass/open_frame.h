@@ -69,4 +69,9 @@ Halide::Internal::Stmt open_frame(const Halide::Internal::Stmt &s,
                                   const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                   const RunLayout &layout, const FrameEntry &entry);
 
+// `s` opening no frame: a GPU pipeline that plans nothing declares its
+// traits (harena_pipeline_declare) at its start, before any work, so that a
+// graph cache capturing the call learns whether one call replays it.
+Halide::Internal::Stmt declare_traits(const Halide::Internal::Stmt &s, uint32_t traits);
+
 }  // namespace harena

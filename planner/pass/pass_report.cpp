@@ -104,12 +104,6 @@ PassReport make_report(const Stmt &s, const std::vector<Candidate> &candidates, 
     }
     report.representative = representative_values(report, preamble);
     report.capturable = is_capturable(s, candidates, options.device_target, &report.not_capturable);
-    if (report.capturable && k == 0 && report.host_planned == 0) {
-        // The runtime learns that a call is planned from its entry, which a
-        // pipeline that plans nothing does not make.
-        report.capturable = false;
-        report.not_capturable = "it plans no buffer, so it never enters the arena";
-    }
     if (report.capturable && !options.arena_argument.empty()) {
         // The graph cache keys and replays calls of arenas it knows.
         report.capturable = false;

@@ -26,6 +26,18 @@ std::string number(double v) {
     return text;
 }
 
+// `text` as a C string literal.
+std::string c_string(const std::string &text) {
+    std::string quoted = "\"";
+    for (char ch : text) {
+        if (ch == '"' || ch == '\\') {
+            quoted += '\\';
+        }
+        quoted += ch == '\n' ? ' ' : ch;
+    }
+    return quoted + "\"";
+}
+
 std::string json_string(const std::string &s) {
     std::ostringstream o;
     o << '"';
@@ -186,6 +198,9 @@ std::string plan_header(const PassReport &r) {
       << "#define " << macro << "_ARENA_BUFFERS " << r.planned_count() << "\n"
       << "#define " << macro << "_ARENA_CAPTURABLE " << (r.capturable ? 1 : 0)
       << "  // one call captured as a CUDA graph replays it (harena/cuda.h)\n";
+    if (!r.capturable) {
+        o << "#define " << macro << "_ARENA_NOT_CAPTURABLE " << c_string(r.not_capturable) << "  // why not\n";
+    }
     if (r.host_planned > 0) {
         o << "// Its host-only buffers (CPU stages between GPU stages) lie in the arena's host\n"
           << "// companion (harena_reserve_host_companion), " << (r.host_bounded ? "at most " : "at the estimates ")

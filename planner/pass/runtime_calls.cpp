@@ -106,6 +106,11 @@ Expr pipeline_enter(const std::string &pipeline, const Expr &device_interface, c
                        device_interface, bytes, u64(worst_case_bytes), make_const(UInt(32), traits), u64(alignment));
 }
 
+Expr pipeline_declare(uint32_t traits) {
+    return HARENA_CALL(harena_pipeline_declare, HARENA_ABI_PIPELINE_DECLARE, user_context(),
+                       make_const(UInt(32), traits));
+}
+
 Expr pipeline_base() {
     return HARENA_CALL(harena_pipeline_base, HARENA_ABI_PIPELINE_BASE, user_context());
 }

@@ -42,6 +42,8 @@ Halide::Expr user_context();
 // enum harena_pipeline_traits; `alignment` is the plan's.
 Halide::Expr pipeline_enter(const std::string &pipeline, const Halide::Expr &device_interface,
                             const Halide::Expr &bytes, uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment);
+// harena_pipeline_declare: a pipeline that plans nothing declares `traits`.
+Halide::Expr pipeline_declare(uint32_t traits);
 // harena_pipeline_base: the frame's address (UInt(64)).
 Halide::Expr pipeline_base();
 // Registers harena_pipeline_exit_as_destructor for the frame at `base`.

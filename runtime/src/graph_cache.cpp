@@ -1,5 +1,6 @@
-// Planned calls captured once as CUDA graphs and replayed. A planned
-// pipeline allocates nothing during a call and its intermediates lie at
+// Calls of pipelines built with the arena feature captured once as CUDA
+// graphs and replayed. Such a pipeline allocates nothing during a call (its
+// intermediates are planned, or it has none) and its intermediates lie at
 // offsets fixed by the call's sizes, so one captured call replays correctly
 // for any later call that would launch the same kernels on the same
 // addresses: the key is built from exactly what the graph bakes in.

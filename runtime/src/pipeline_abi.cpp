@@ -154,6 +154,14 @@ int harena_pipeline_enter(void *user_context, const char *pipeline, const halide
     return harena::detail::guarded(user_context, "harena_pipeline_enter", [&] { return harena_pipeline_enter_unguarded(user_context, pipeline, device_interface, bytes, worst_case_bytes, traits, alignment); });
 }
 
+int harena_pipeline_declare(void *user_context, uint32_t traits) {
+    if (user_context == nullptr || !is_registered(user_context)) {
+        return HARENA_OK;
+    }
+    harena_arena &arena = *static_cast<harena_arena *>(user_context);
+    return arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0) ? HARENA_NOT_CAPTURABLE : HARENA_OK;
+}
+
 uint64_t harena_pipeline_base(void *user_context) {
     if (check_live(user_context, "harena_pipeline_base", user_context)) {
         return 0;

@@ -1,6 +1,7 @@
 // The graph cache's keying, replacement and fallbacks, with a stand-in
-// backend (fake_graph_backend.h). A fake planned pipeline enters the arena as
-// the pass's code does.
+// backend (fake_graph_backend.h). A fake pipeline enters the arena as the
+// pass's code for a planned pipeline does, or declares its traits as a
+// pipeline that plans nothing does.
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -15,17 +16,29 @@ using namespace harena_test;
 
 namespace {
 
-// A planned pipeline as the pass emits it: enter, kernels, exit.
+// How a pipeline built with the arena feature starts, as the pass emits it.
+enum class Entry {
+    planned,   // enters its frame (and leaves it at the end)
+    declared,  // plans nothing: declares its traits
+    none       // not built with the feature
+};
+
+// A pipeline: its entry, kernels, its exit.
 struct FakePipeline {
     uint32_t traits = HARENA_PIPELINE_CAPTURABLE;
-    bool planned = true;
+    Entry entry = Entry::planned;
     bool allocates = false;  // bumps an unplanned allocation in its frame
     int fails = 0;           // result to return
     int runs = 0;            // calls that got past the entry
 
     int operator()(void *user_context, halide_buffer_t *in, float k, halide_buffer_t *out) {
+        const bool planned = entry == Entry::planned;
         if (planned) {
             if (int r = harena_pipeline_enter(user_context, "fake", nullptr, 256, 256, traits, 256)) {
+                return r;
+            }
+        } else if (entry == Entry::declared) {
+            if (int r = harena_pipeline_declare(user_context, traits)) {
                 return r;
             }
         }
@@ -169,10 +182,33 @@ TEST_F(GraphCacheTest, APipelineThatDeclaresHostWorkIsNeverCapturedAndDoesNotRun
 }
 
 TEST_F(GraphCacheTest, ACallThatNeverEntersTheArenaIsNotPlanned) {
-    pipeline.planned = false;
+    pipeline.entry = Entry::none;
     run(1, 3);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_PLANNED], 1u);
+}
+
+TEST_F(GraphCacheTest, APipelineThatPlansNothingAndDeclaresItselfCapturableReplays) {
+    pipeline.entry = Entry::declared;
+    EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_CAPTURED);
+    EXPECT_EQ(run(5, 3), HARENA_GRAPH_REPLAYED);
+    EXPECT_EQ(run(7, 4), HARENA_GRAPH_RAN) << "the same keys as a planned pipeline's";
+    EXPECT_EQ(pipeline.runs, 3);
+    EXPECT_TRUE(out.buf.device_dirty());
+    EXPECT_EQ(arena.stats().frame_depth, 0u);
+    EXPECT_EQ(arena.stats().bytes_in_use, 0u);
+}
+
+TEST_F(GraphCacheTest, APipelineThatPlansNothingButDeclaresHostWorkFallsBackAsNotCapturable) {
+    pipeline.entry = Entry::declared;
+    pipeline.traits = 0;
+    run(1, 3);
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(pipeline.runs, 2) << "the attempt stopped at the declaration; the fallback ran";
+    EXPECT_EQ(run(3, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 2u);
+    EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_PLANNED], 0u);
 }
 
 TEST_F(GraphCacheTest, AnAllocationDuringTheCaptureRefusesTheGraph) {

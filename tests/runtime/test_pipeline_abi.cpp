@@ -142,6 +142,21 @@ TEST(RuntimePipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
     EXPECT_EQ(coarse.stats().frame_depth, 0u);
 }
 
+// A pipeline that plans nothing needs no arena: its declaration accepts any
+// user_context and, outside a graph capture, neither pushes a frame nor fails.
+TEST(RuntimePipelineAbi, ADeclarationTakesAnyUserContextAndTouchesNoArena) {
+    HostArena a(4096);
+    int programs_own_struct = 0;
+    for (uint32_t traits : {0u, static_cast<uint32_t>(HARENA_PIPELINE_CAPTURABLE)}) {
+        EXPECT_EQ(harena_pipeline_declare(nullptr, traits), HARENA_OK);
+        EXPECT_EQ(harena_pipeline_declare(&programs_own_struct, traits), HARENA_OK);
+        EXPECT_EQ(harena_pipeline_declare(a.arena, traits), HARENA_OK);
+    }
+    EXPECT_EQ(a.stats().frame_depth, 0u);
+    EXPECT_EQ(a.stats().bytes_in_use, 0u);
+    EXPECT_EQ(harena_active_arena(nullptr), nullptr);
+}
+
 // The names the pass gives its calls (harena/pipeline_abi.h) are those of the
 // declared entry points, which the runtime defines: a renamed function whose
 // name constant was left behind fails here, not at a pipeline's link.
@@ -153,6 +168,7 @@ TEST(RuntimePipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
 
 TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_ENTER, harena_pipeline_enter);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_DECLARE, harena_pipeline_declare);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_BASE, harena_pipeline_base);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR, harena_pipeline_exit_as_destructor);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PLANNED_HOST_FREE, harena_planned_host_free);

@@ -86,10 +86,13 @@ enum harena_graph_fallback {
      * copy is the caller's to make before the call, with the arena as its
      * user_context so that it runs on the arena's stream, ahead of the replay. */
     HARENA_GRAPH_ARGUMENT_ON_HOST = 2,
-    /* The call did not run a planned pipeline in this arena. */
+    /* The call ran no pipeline built with the arena feature in this arena
+     * (neither a planned one nor one declaring that it plans nothing). */
     HARENA_GRAPH_NOT_PLANNED = 3,
-    /* The planned pipeline does work a graph would not repeat: host-side
-     * stages, parallel CPU loops, buffers left to the runtime allocator. */
+    /* The pipeline does work a graph would not repeat: host-side stages
+     * that read device results, parallel CPU loops, buffers left to the
+     * runtime allocator (<NAME>_ARENA_NOT_CAPTURABLE in its plan header says
+     * which). */
     HARENA_GRAPH_NOT_CAPTURABLE = 4,
     /* Something was allocated in the arena while the call was captured. */
     HARENA_GRAPH_ALLOCATED = 5,

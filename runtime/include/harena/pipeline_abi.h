@@ -41,9 +41,11 @@ struct halide_device_interface_t;
 
 /* What a planned pipeline declares about itself at entry (the pass computes it). */
 enum harena_pipeline_traits {
-    /* All its work is GPU kernels on planned buffers: no host-side stage, no
-     * parallel CPU loop, no buffer left to the runtime allocator. One call
-     * captured as a CUDA graph replays it. */
+    /* All its work is GPU kernels on planned buffers (or on none: it plans
+     * no buffer and allocates nothing in a call): no host-side stage that
+     * reads more than the scalar arguments, no parallel CPU loop, no buffer
+     * left to the runtime allocator. One call captured as a CUDA graph
+     * replays it. */
     HARENA_PIPELINE_CAPTURABLE = 1,
     /* It lays its slices out with guard bands when the arena is in guard mode
      * (the guard-band layout above). */
@@ -54,6 +56,7 @@ enum harena_pipeline_traits {
  * nodes carry these strings; tests/runtime/test_pipeline_abi.cpp checks each
  * against its declaration below). */
 #define HARENA_ABI_PIPELINE_ENTER "harena_pipeline_enter"
+#define HARENA_ABI_PIPELINE_DECLARE "harena_pipeline_declare"
 #define HARENA_ABI_PIPELINE_BASE "harena_pipeline_base"
 #define HARENA_ABI_PIPELINE_EXIT_AS_DESTRUCTOR "harena_pipeline_exit_as_destructor"
 #define HARENA_ABI_PLANNED_HOST_FREE "harena_planned_host_free"
@@ -83,6 +86,16 @@ enum harena_pipeline_traits {
 int harena_pipeline_enter(void *user_context, const char *pipeline,
                           const struct halide_device_interface_t *device_interface, uint64_t bytes,
                           uint64_t worst_case_bytes, uint32_t traits, uint64_t alignment);
+
+/* A GPU pipeline that plans no buffer opens no frame: it calls this at its
+ * start instead, declaring its traits (enum harena_pipeline_traits). It needs
+ * no arena, so user_context may be anything (NULL, a program's own struct, an
+ * arena), and it returns 0, except when user_context is an arena whose graph
+ * cache is capturing the call (harena/cuda.h): there the capture learns the
+ * traits, and a pipeline not declared capturable returns
+ * HARENA_NOT_CAPTURABLE before any work, to run again, normally, after the
+ * capture. */
+int harena_pipeline_declare(void *user_context, uint32_t traits);
 
 /* Host-only buffers of a planned GPU pipeline (a CPU stage between GPU
  * stages) lie in its arena's host companion (harena/runtime.h), laid out by a
