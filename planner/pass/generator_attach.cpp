@@ -6,38 +6,8 @@
 namespace harena {
 namespace {
 
-int passes_run = 0;
-
-// Set while a probe lowering runs (probe_arena_bytes): the pass then plans
-// quietly, stores the arena's bytes here and ends the lowering.
-uint64_t *probed_bytes = nullptr;
-struct ProbeDone {};
-
-// Counts the runs of the pass it owns, so that the generator main can tell a
-// planned build from one whose hook never took effect.
-class CountedPass : public Halide::Internal::IRMutator {
-public:
-    explicit CountedPass(PassOptions options)
-        : options_(std::move(options)) {
-    }
-    using Halide::Internal::IRMutator::mutate;
-    Halide::Internal::Stmt mutate(const Halide::Internal::Stmt &s) override {
-        if (probed_bytes != nullptr) {
-            PassOptions quiet = options_;
-            quiet.trace = 0;
-            quiet.report_dir.clear();
-            PassReport report;
-            plan_arena(s, quiet, &report);
-            *probed_bytes = report.arena_bytes;
-            throw ProbeDone{};
-        }
-        passes_run++;
-        return plan_arena(s, options_);
-    }
-
-private:
-    PassOptions options_;
-};
+// The pass of every pipeline this generator main builds.
+std::shared_ptr<LoweringPassState> pass_state = std::make_shared<LoweringPassState>();
 
 // The buffer input named by harena.argument; a user error naming what
 // exists where there is no such uint8 input of one dimension.
@@ -63,33 +33,16 @@ Parameter arena_parameter(const Halide::Pipeline &pipeline, const std::vector<Na
                                "\"} and leave it unused: its memory is the arena\n");
 }
 
-// The arena's bytes at the arguments' estimates: the pipeline lowered once
-// up to the pass, which plans it and ends the lowering there.
-uint64_t probe_arena_bytes(Halide::Pipeline pipeline, const Parameter &arena, const Halide::Target &target,
-                           const std::string &function_name) {
-    std::vector<Halide::Argument> args = pipeline.infer_arguments();
-    args.emplace_back(arena.name(), Halide::Argument::InputBuffer, arena.type(), arena.dimensions(),
-                      Halide::ArgumentEstimates{});
-    uint64_t bytes = 0;
-    probed_bytes = &bytes;
-    try {
-        pipeline.compile_to_module(args, function_name, target);
-    } catch (const ProbeDone &) {
-    } catch (...) {
-        probed_bytes = nullptr;
-        throw;
-    }
-    probed_bytes = nullptr;
-    return bytes;
-}
-
 // The arena argument's estimate is the plan's bytes, so that callers that
 // allocate every input from its estimate (RunGen's --estimate_all) pass an
 // arena that holds a call at the estimates.
 void estimate_arena_argument(Halide::Pipeline pipeline, const std::vector<NamedArgument> &arguments,
                              const Halide::Target &target, const PassOptions &options) {
     Parameter arena = arena_parameter(pipeline, arguments, options.arena_argument);
-    const uint64_t bytes = probe_arena_bytes(pipeline, arena, target, options.pipeline_name);
+    std::vector<Halide::Argument> args = pipeline.infer_arguments();
+    args.emplace_back(arena.name(), Halide::Argument::InputBuffer, arena.type(), arena.dimensions(),
+                      Halide::ArgumentEstimates{});
+    const uint64_t bytes = probe_arena_bytes(pipeline, *pass_state, args, target, options.pipeline_name);
     if (bytes > uint64_t(INT32_MAX)) {
         throw Halide::CompileError("harena.argument=" + options.arena_argument + ": the plan of " +
                                    options.pipeline_name + " needs " + std::to_string(bytes) +
@@ -108,7 +61,7 @@ GeneratorConfig &generator_config() {
 }
 
 int arena_passes_run() {
-    return passes_run;
+    return pass_state->runs;
 }
 
 void attach_arena(Halide::Pipeline pipeline, const Halide::Target &target,
@@ -128,7 +81,7 @@ void attach_arena(Halide::Pipeline pipeline, const Halide::Target &target,
         PassOptions options = c.options;
         options.device_target = target.has_gpu_feature();
         options.maximum_buffer_size = static_cast<uint64_t>(target.maximum_buffer_size());
-        pipeline.add_custom_lowering_pass(new CountedPass(options));
+        pipeline.add_custom_lowering_pass(new ArenaLoweringPass(options, pass_state));
         if (!options.arena_argument.empty()) {
             estimate_arena_argument(pipeline, arguments, target, options);
         }

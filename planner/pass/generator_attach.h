@@ -5,6 +5,7 @@
 // check that it ran are the same for all.
 #include "arena_pass.h"
 #include "halide_compat.h"
+#include "lowering_pass.h"
 #include "maxima.h"
 
 #include <string>
