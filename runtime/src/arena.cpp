@@ -217,6 +217,7 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     a->backing = Backing::user;
     a->base = base;
     a->capacity = capacity;
+    a->alloc_limit.store(capacity, std::memory_order_relaxed);
     nvtx_attach(*a, address, size);
     if (int err = publish(a, arena, function)) {
         nvtx_detach(*a);

@@ -91,10 +91,13 @@ inline uint64_t allocation_size(const ArenaCore &arena, uint64_t bytes) {
 
 // Stack operations shared by harena_push/pop, scopes and planned pipelines.
 // function names the caller in error messages.
-// push_frame pushes on the arena's default stream (stream_order.h).
-int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame, const char *function);
+// push_frame pushes on the arena's bound stream (stream_order.h).
 int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
                   const char *function);
+inline int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
+                      const char *function) {
+    return push_frame_on(arena, reserve_bytes, pipeline, arena.bound_stream, frame, function);
+}
 // pipeline_exit: only harena_pipeline_exit pops a pipeline's frame, since
 // the frame also holds the thread's activation for the run.
 int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const char *function);

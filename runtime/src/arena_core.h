@@ -2,7 +2,8 @@
 // Features (debug records, guard bands, NVTX heaps, the slice log, the CUDA
 // binding, graph capture, growth, measuring, statistics) keep their own state
 // in their own structs beside it (arena.h). Fields written only at creation
-// come first; the allocation hot path writes one cache line.
+// (and the allocation limit, written only where bytes cross streams) come
+// first; the allocation hot path writes one cache line.
 #pragma once
 
 #include <atomic>
@@ -31,9 +32,11 @@ struct Frame {
     uint64_t reserved;   // bytes at offset kept for the pusher's own placement
     bool pipeline;       // pushed by harena_pipeline_enter
     bool scope_owned;    // pushed by harena_scope_begin: only harena_scope_end pops it
+    bool foreign;        // a stream other than its own also allocated or freed in it
     harena_scope scope;  // a pipeline frame's activation on the entering thread
-    void *stream;        // what its work runs on (stream_order.h)
-    bool foreign;        // another stream also allocated or freed in it
+    // The home stream when it was pushed: the stream of the frame below. Its
+    // own stream is the home while it is the top (stream_order.h).
+    void *home_before;
 };
 
 inline uint64_t round_up(uint64_t value, uint64_t alignment) {
@@ -78,7 +81,11 @@ struct ArenaCore {
     const halide_device_interface_t *device_interface = nullptr;
     void *user_context = nullptr;  // the creator's, for messages and the device backend
     uint64_t base = 0;
-    uint64_t capacity = 0;
+    // The capacity, or where the lowest free byte last used on another stream
+    // than the top frame's begins if that is lower (stream_order.h): an
+    // allocation that ends at or below it fits and crosses no stream. Read
+    // by every allocation, written only where bytes cross streams.
+    std::atomic<uint64_t> alloc_limit{0};
     uint64_t alignment = 0;
     int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
     // Whether any feature must see each allocation and free (debug records,
@@ -89,6 +96,7 @@ struct ArenaCore {
     // frame's reservation (a multiple of the alignment); 0 when off. Part of
     // every slice's size, so the allocation path reads it here.
     uint64_t band_bytes = 0;
+    uint64_t capacity = 0;
     Backing backing = Backing::none;
     // Identifies the arena and its region: unique among all arenas, renewed
     // when the region is replaced, so a graph captured in one region is never
@@ -105,9 +113,11 @@ struct ArenaCore {
     std::atomic<uint64_t> newest{~kOffsetMask};
     std::atomic<uint64_t> high_water{0};
     std::atomic<uint32_t> depth{0};
-    // The lowest free byte last used on another stream than the top frame's
-    // (stream_order.h): allocations that end below it cross no stream.
-    std::atomic<uint64_t> foreign_floor{~uint64_t(0)};
+    // The top frame's stream, and the stream frames pushed without one run
+    // on (the CUDA binding's; harena/cuda.h). Written only by pushes, pops
+    // and binding changes, none concurrent with allocations.
+    void *home_stream = nullptr;
+    void *bound_stream = nullptr;
 
     alignas(64) std::atomic<uint64_t> allocation_wraps{0};  // of the allocation count in state, every 2^12
     std::atomic<uint64_t> reclaim_wraps{0};                 // of the reclaim count in state, every 2^12

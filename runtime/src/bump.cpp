@@ -13,7 +13,7 @@ namespace {
 // The failure and debug paths stay out of line so that the allocation path
 // itself is a few instructions around one compare-and-swap.
 [[gnu::cold, gnu::noinline]] int overflow(harena_arena &arena, uint64_t bytes, uint64_t size, uint64_t top,
-                                          const AllocationName &name) {
+                                          AllocationName name) {
     // The message names the allocation: a string, so host memory.
     return guarded(arena.user_context, "harena_alloc", [&]() -> int {
         arena.stats.overflow();
@@ -44,7 +44,7 @@ namespace {
     });
 }
 
-[[gnu::cold, gnu::noinline]] int no_frame(harena_arena &arena, uint64_t bytes, const AllocationName &name) {
+[[gnu::cold, gnu::noinline]] int no_frame(harena_arena &arena, uint64_t bytes, AllocationName name) {
     return guarded(arena.user_context, "harena_alloc", [&]() -> int {
         const std::string what = name.known() ? " for " + name.text() : std::string();
         return report_error(arena.user_context, HARENA_ERROR_NO_FRAME,
@@ -122,7 +122,7 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
 [[gnu::noinline]] int bump_across(harena_arena &arena, uint64_t bytes, uint64_t size, const AllocationName &name,
                                   void *stream, uint64_t *address) {
     std::lock_guard<std::mutex> lock(arena.streams.mutex);
-    if (stream != arena.streams.home) {
+    if (stream != arena.home_stream) {
         stream_note_frame_use(arena, stream);
     }
     uint64_t state = arena.state.load(std::memory_order_acquire);
@@ -143,6 +143,35 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
     return result;
 }
 
+// Past the allocation limit: the arena is full, or the bytes were last used
+// on another stream.
+[[gnu::noinline]] int beyond_limit(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
+    const uint64_t top = top_of(arena);
+    if (bytes > arena.capacity) {
+        return overflow(arena, bytes, bytes, top, name);
+    }
+    const uint64_t size = allocation_size(arena, bytes);
+    if (size > arena.capacity - top) {
+        return overflow(arena, bytes, size, top, name);
+    }
+    return bump_across(arena, bytes, size, name, arena.home_stream, address);
+}
+
+// bump when another thread's allocation or free moved the top first.
+[[gnu::noinline]] int bump_contended(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
+    const uint64_t size = allocation_size(arena, bytes);
+    uint64_t state = arena.state.load(std::memory_order_acquire);
+    uint64_t top;
+    do {
+        top = offset_of(state);
+        if (top + size > arena.alloc_limit.load(std::memory_order_relaxed)) {
+            return beyond_limit(arena, bytes, name, address);
+        }
+    } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
+                                                std::memory_order_acquire));
+    return finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
+}
+
 }  // namespace
 
 int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *address) {
@@ -150,29 +179,28 @@ int bump(harena_arena &arena, uint64_t bytes, AllocationName name, uint64_t *add
         return no_frame(arena, bytes, name);
     }
     // Acquire: bytes another thread freed (release) are this thread's now,
-    // and so is the span a free on another stream labelled them with first.
+    // and so is the lower limit a free on another stream set before them.
     uint64_t state = arena.state.load(std::memory_order_acquire);
-    if (bytes > arena.capacity) {
-        return overflow(arena, bytes, bytes, offset_of(state), name);
+    const uint64_t limit = arena.alloc_limit.load(std::memory_order_relaxed);
+    if (bytes > limit) {
+        return beyond_limit(arena, bytes, name, address);
     }
     const uint64_t size = allocation_size(arena, bytes);
-    uint64_t top;
-    do {
-        top = offset_of(state);
-        if (size > arena.capacity - top) {
-            return overflow(arena, bytes, size, top, name);
-        }
-        // top + size <= capacity: the offset cannot carry into the count.
-        if (top + size > arena.foreign_floor.load(std::memory_order_relaxed)) {
-            return bump_across(arena, bytes, size, name, arena.streams.home, address);
-        }
-    } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
-                                                std::memory_order_acquire));
+    const uint64_t top = offset_of(state);
+    // One test for both: the bytes fit (limit <= capacity, so the offset
+    // cannot carry into the count), and no other stream used them.
+    if (top + size > limit) {
+        return beyond_limit(arena, bytes, name, address);
+    }
+    if (!arena.state.compare_exchange_strong(state, state + kOneAllocation + size, std::memory_order_acquire,
+                                             std::memory_order_relaxed)) {
+        return bump_contended(arena, bytes, name, address);
+    }
     return finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
 }
 
 int bump_on(harena_arena &arena, uint64_t bytes, AllocationName name, void *stream, uint64_t *address) {
-    if (stream == arena.streams.home || arena.depth.load(std::memory_order_relaxed) == 0 || bytes > arena.capacity) {
+    if (stream == arena.home_stream || arena.depth.load(std::memory_order_relaxed) == 0 || bytes > arena.capacity) {
         return bump(arena, bytes, name, address);
     }
     return bump_across(arena, bytes, allocation_size(arena, bytes), name, stream, address);

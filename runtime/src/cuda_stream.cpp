@@ -185,6 +185,7 @@ int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *bind
         return err;
     }
     arena->cuda.set(binding != nullptr ? *binding : harena_cuda_binding{});
+    arena->bound_stream = arena->device_interface != nullptr ? arena->cuda.stream() : nullptr;
     if (arena->nvtx != nullptr) {
         nvtx_heap_set_context(arena->nvtx, bound_work_context(arena->cuda));
     }
@@ -222,6 +223,7 @@ int harena_create_cuda_stream(harena_arena *arena) {
         return err;
     }
     arena->cuda.release_stream();
+    arena->bound_stream = nullptr;
     // The context the arena's pipelines will run in: the binding's, or what
     // the hooks before the runtime's give (Halide's own context by default).
     void *ctx = nullptr;
@@ -243,6 +245,7 @@ int harena_create_cuda_stream(harena_arena *arena) {
                             "%s: cuStreamCreate failed with CUDA error %d", function, err);
     }
     arena->cuda.adopt_stream(stream, ctx);
+    arena->bound_stream = arena->device_interface != nullptr ? arena->cuda.stream() : nullptr;
     return HARENA_OK;
 }
 

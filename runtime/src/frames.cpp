@@ -44,11 +44,6 @@ void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_ba
 
 }  // namespace
 
-int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,
-               const char *function) {
-    return push_frame_on(arena, reserve_bytes, pipeline, default_stream(arena), frame, function);
-}
-
 int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
                   const char *function) {
     const bool banded = arena.band_bytes != 0 && !pipeline;
@@ -77,7 +72,8 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     // Bytes last used on another stream, or a frame on another stream than
     // the top's: the slow path orders them (stream_order.h).
     const uint64_t reserved_end = offset + lead + reserved + trail;
-    if (stream != arena.streams.home || reserved_end > arena.foreign_floor.load(std::memory_order_relaxed)) {
+    void *home_before = arena.home_stream;
+    if (stream != home_before || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
         if (int err = stream_push(arena, stream, reserved_end, function)) {
             return err;
         }
@@ -88,7 +84,7 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.scope_owned = false;
-    f.stream = stream;
+    f.home_before = home_before;
     f.foreign = false;
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
@@ -149,14 +145,15 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     }
     const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
-    const uint64_t old_top = top_of(arena);
+    // The frame's bytes were last used on its stream, the home, unless other
+    // streams used it too; the frame below it, if any, runs on the stream
+    // that was the home when it was pushed.
+    const bool streams_change = top.foreign || (depth >= 2 && top.home_before != arena.home_stream);
+    const uint64_t old_top = streams_change ? top_of(arena) : 0;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
-    // The frame's bytes were last used on its stream, which is the home,
-    // unless other streams used it too or the next frame runs elsewhere.
-    void *next = depth >= 2 ? arena.frames[depth - 2].stream : arena.streams.home;
-    if (top.foreign || next != arena.streams.home) {
-        stream_pop(arena, top, old_top, next);
+    if (streams_change) {
+        stream_pop(arena, top, old_top, depth >= 2 ? top.home_before : arena.home_stream);
     }
     return result;
 }

@@ -65,6 +65,7 @@ void relocate(ArenaCore &arena, uint64_t base, uint64_t capacity) {
     std::lock_guard<std::mutex> lock(r.mutex);
     arena.base = base;
     arena.capacity = capacity;
+    arena.alloc_limit.store(capacity, std::memory_order_relaxed);  // the old region's stream spans are void
     arena.generation = next_generation();
 }
 

@@ -169,7 +169,7 @@ int release(harena_arena &arena, uint64_t address, uint64_t bytes, const char *f
 }
 
 int release_on(harena_arena &arena, uint64_t address, uint64_t bytes, void *stream, const char *function) {
-    if (stream == arena.streams.home || bytes > arena.capacity) {
+    if (stream == arena.home_stream || bytes > arena.capacity) {
         return release(arena, address, bytes, function);
     }
     // Labelled before the bytes come back, so that no allocation takes them

@@ -17,7 +17,8 @@ namespace harena::detail {
 namespace {
 
 // Where [begin, end) was last used other than on `stream`.
-std::vector<Source> sources_of(const StreamOrder &o, uint64_t begin, uint64_t end, void *stream) {
+std::vector<Source> sources_of(const harena_arena &arena, uint64_t begin, uint64_t end, void *stream) {
+    const StreamOrder &o = arena.streams;
     std::vector<Source> sources;
     auto add = [&](const Source &s) {
         const bool known = std::any_of(sources.begin(), sources.end(), [&](const Source &t) {
@@ -32,9 +33,9 @@ std::vector<Source> sources_of(const StreamOrder &o, uint64_t begin, uint64_t en
             add(Source{s.stream, s.event, s.event_context});
         }
     }
-    if (o.home != stream && o.home != kNoStream && begin < o.touched &&
+    if (arena.home_stream != stream && arena.home_stream != kNoStream && begin < o.touched &&
         !gaps(o.spans, begin, std::min(end, o.touched)).empty()) {
-        add(Source{o.home, nullptr, nullptr});
+        add(Source{arena.home_stream, nullptr, nullptr});
     }
     return sources;
 }
@@ -119,9 +120,9 @@ void relabel(StreamOrder &o, const Source &from, void *to) {
 }
 
 void change_home(harena_arena &arena, void *home) {
-    if (arena.streams.home != home) {
+    if (arena.home_stream != home) {
         label_home_bytes(arena);
-        arena.streams.home = home;
+        arena.home_stream = home;
         tidy(arena);
     }
 }
@@ -156,10 +157,6 @@ void StreamOrder::reset_counts() {
     waits.store(0, std::memory_order_relaxed);
 }
 
-void *default_stream(const harena_arena &arena) {
-    return arena.device_interface != nullptr ? arena.cuda.stream() : nullptr;
-}
-
 int check_stream(const harena_arena &arena, void *stream, const char *function) {
     if (stream != nullptr && arena.device_interface == nullptr) {
         return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
@@ -172,7 +169,14 @@ int check_stream(const harena_arena &arena, void *stream, const char *function) 
 int stream_take(harena_arena &arena, uint64_t begin, uint64_t end, void *stream, const char *function) {
     StreamOrder &o = arena.streams;
     follow_region(arena);
-    const std::vector<Source> sources = sources_of(o, begin, end, stream);
+    const std::vector<Source> sources = sources_of(arena, begin, end, stream);
+    // As RMM merges a stream's free list into the one that waited for it,
+    // every free byte the last user left goes over with the crossing: the
+    // home's too, which get spans first.
+    if (std::any_of(sources.begin(), sources.end(),
+                    [&](const Source &s) { return s.event == nullptr && s.stream == arena.home_stream; })) {
+        label_home_bytes(arena);
+    }
     int result = HARENA_OK;
     if (!sources.empty()) {
         // The binding's context is current for the null stream's sake.
@@ -194,7 +198,7 @@ int stream_take(harena_arena &arena, uint64_t begin, uint64_t end, void *stream,
 int stream_push(harena_arena &arena, void *stream, uint64_t reserved_end, const char *function) {
     std::lock_guard<std::mutex> lock(arena.streams.mutex);
     follow_region(arena);
-    void *previous = arena.streams.home;
+    void *previous = arena.home_stream;
     change_home(arena, stream);
     const uint64_t top = top_of(arena);
     if (reserved_end > top) {
@@ -223,8 +227,8 @@ void stream_pop(harena_arena &arena, const Frame &frame, uint64_t old_top, void 
         it = o.frame_streams.erase(it);
     }
     // A span over the frame's bytes replaces what the lack of one said.
-    if (labelled && o.home != kNoStream) {
-        o.spans.push_back(StreamSpan{frame.offset, old_top, o.home, nullptr, nullptr});
+    if (labelled && arena.home_stream != kNoStream) {
+        o.spans.push_back(StreamSpan{frame.offset, old_top, arena.home_stream, nullptr, nullptr});
     }
     change_home(arena, next);
     tidy(arena);
@@ -256,9 +260,10 @@ std::string still_used(const harena_arena &arena, void *stream) {
     const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
     for (uint32_t i = 0; i < depth; i++) {
         const Frame &f = arena.frames[i];
-        const bool used = f.stream == stream || std::find(arena.streams.frame_streams.begin(),
-                                                          arena.streams.frame_streams.end(),
-                                                          std::make_pair(f.id, stream)) != arena.streams.frame_streams.end();
+        void *own = i + 1 < depth ? arena.frames[i + 1].home_before : arena.home_stream;
+        const bool used = own == stream || std::find(arena.streams.frame_streams.begin(),
+                                                     arena.streams.frame_streams.end(),
+                                                     std::make_pair(f.id, stream)) != arena.streams.frame_streams.end();
         if (used) {
             return "frame #" + std::to_string(f.id) + " uses it";
         }
@@ -278,9 +283,9 @@ int stream_retire(harena_arena &arena, void *stream, const char *function) {
                             function, stream, static_cast<void *>(&arena), why.c_str());
     }
     follow_region(arena);
-    if (o.home == stream) {
+    if (arena.home_stream == stream) {
         label_home_bytes(arena);
-        o.home = kNoStream;
+        arena.home_stream = kNoStream;
     }
     const bool labelled = std::any_of(o.spans.begin(), o.spans.end(),
                                       [&](const StreamSpan &s) { return s.event == nullptr && s.stream == stream; });

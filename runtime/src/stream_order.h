@@ -7,9 +7,9 @@
 // last used on the home stream, the stream of the top frame. A span labels
 // free bytes that were last used elsewhere: freed on another stream, popped
 // from a frame another stream also used, or left by an earlier home. Spans
-// lie at or above the top, and the arena's foreign_floor is the lowest
-// span's start: an allocation that stays below it (the same-stream case)
-// needs no lock and no look at the spans. The event is recorded when bytes
+// lie at or above the top, and the arena's alloc_limit is the lowest span's
+// start where that is below the capacity: an allocation that ends at or
+// below it (the same-stream case) needs no lock and no look at the spans. The event is recorded when bytes
 // cross, not when they are freed, so a free or pop on a stream costs
 // nothing; the price is that a stream must outlive its spans, or be retired
 // (harena_retire_stream), which records its event at once. The slow paths
@@ -29,8 +29,6 @@ namespace harena::detail {
 
 // The home stream once it was retired: no free byte waits for it.
 inline void *const kNoStream = reinterpret_cast<void *>(~uintptr_t(0));
-// foreign_floor when there is no span.
-constexpr uint64_t kNoFloor = ~uint64_t(0);
 
 // Free bytes [begin, end), last used on `stream`; or, where `event` is set,
 // on a retired stream whose work up to its retirement the event marks.
@@ -64,10 +62,6 @@ struct StreamOrder {
     void reset_counts();
 
     std::mutex mutex;
-    // The top frame's stream. Written only by pushes and pops (never
-    // concurrent with allocations); read by them and by allocations and
-    // frees that name a stream.
-    void *home = nullptr;
     uint64_t generation = 0;  // of the region the spans describe
     uint64_t touched = 0;     // highest offset ever used in that region
     std::vector<StreamSpan> spans;
@@ -79,10 +73,6 @@ struct StreamOrder {
     std::atomic<uint64_t> records{0};
     std::atomic<uint64_t> waits{0};
 };
-
-// The stream a frame pushed without one runs on: the arena's bound stream
-// (harena/cuda.h; null: Halide's default stream); host arenas have none.
-void *default_stream(const harena_arena &arena);
 
 // HARENA_OK for a stream an arena can order work on: any on a device arena,
 // only NULL on a host arena (reported).

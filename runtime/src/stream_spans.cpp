@@ -20,11 +20,11 @@ void follow_region(harena_arena &arena) {
 }
 
 void publish_floor(harena_arena &arena) {
-    uint64_t floor = kNoFloor;
+    uint64_t floor = ~uint64_t(0);
     for (const StreamSpan &s : arena.streams.spans) {
         floor = std::min(floor, s.begin);
     }
-    arena.foreign_floor.store(floor, std::memory_order_release);
+    arena.alloc_limit.store(std::min(floor, arena.capacity), std::memory_order_release);
 }
 
 // The parts of [begin, end) that no span covers, in order.
@@ -83,7 +83,7 @@ void tidy(harena_arena &arena) {
         const bool alone = std::none_of(spans.begin(), spans.end(), [&](const StreamSpan &t) {
             return &t != &s && overlaps(t, s.begin, s.end) && (t.stream != s.stream || t.event != s.event);
         });
-        if (!(s.event == nullptr && s.stream == arena.streams.home && alone)) {
+        if (!(s.event == nullptr && s.stream == arena.home_stream && alone)) {
             kept.push_back(s);
         }
     }
@@ -128,11 +128,11 @@ void clip(StreamOrder &o, uint64_t begin, uint64_t end) {
 void label_home_bytes(harena_arena &arena) {
     StreamOrder &o = arena.streams;
     const uint64_t top = top_of(arena);
-    if (o.home == kNoStream || top >= o.touched) {
+    if (arena.home_stream == kNoStream || top >= o.touched) {
         return;
     }
     for (const auto &[b, e] : gaps(o.spans, top, o.touched)) {
-        o.spans.push_back(StreamSpan{b, e, o.home, nullptr, nullptr});
+        o.spans.push_back(StreamSpan{b, e, arena.home_stream, nullptr, nullptr});
     }
 }
 

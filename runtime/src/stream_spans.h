@@ -27,7 +27,7 @@ inline bool overlaps(const StreamSpan &s, uint64_t begin, uint64_t end) {
 
 // Forgets the spans of a replaced region and raises the highest offset used.
 void follow_region(harena_arena &arena);
-// The arena's foreign_floor from the spans.
+// The arena's alloc_limit from the spans and the capacity.
 void publish_floor(harena_arena &arena);
 // The parts of [begin, end) that no span covers, in order.
 std::vector<std::pair<uint64_t, uint64_t>> gaps(const std::vector<StreamSpan> &spans, uint64_t begin, uint64_t end);
