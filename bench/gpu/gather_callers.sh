@@ -23,6 +23,10 @@ strip -o "$dest/libharena_torch_unsharp.so" "$build/tests/pytorch/libharena_torc
 strip -o "$dest/harena_jit_tests" "$build/tests/argument/harena_jit_tests"
 cp tests/argument/python_extension_test.py tests/pytorch/pytorch_test.py bench/argument/pytorch_graph_bench.py "$dest"/
 halide_lib=$(ldd "$build/tests/argument/harena_jit_tests" | awk '/libHalide/ {print $3}')
-strip -o "$dest/libHalide.so" "$halide_lib"
-xz -T0 -3 "$dest/libHalide.so"
+# Compressed once per build folder (minutes on two cores).
+if [[ ! "$build/libHalide.so.xz" -nt "$halide_lib" ]]; then
+  strip -o "$build/libHalide.so" "$halide_lib"
+  xz -T0 -3 -f "$build/libHalide.so"
+fi
+cp "$build/libHalide.so.xz" "$dest/"
 echo "$dest: $(du -sh "$dest" | cut -f1)"
