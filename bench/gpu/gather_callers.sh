@@ -4,7 +4,8 @@
 # PyTorch operators library with the plan reports they read, their tests and
 # benchmark, and the JIT tests with libHalide (xz-compressed: JIT compiles on
 # the GPU machine, and libHalide is over the 64 MiB a run can carry).
-# Builds the targets first. Part of prepare_gpu_run.sh; run_callers.sh runs them.
+# Builds the targets first; run_callers.sh runs them. A run of its own beside
+# prepare_gpu_run.sh's: libHalide alone fills most of what one run can carry.
 #   gather_callers.sh BUILD_DIR RUN_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
