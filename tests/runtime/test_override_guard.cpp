@@ -3,6 +3,7 @@
 // interface's own copies (fake_device.h's device memory is host memory, so
 // the tests write past a buffer's end directly, as a faulty kernel would).
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "fake_device.h"
@@ -87,6 +88,25 @@ TEST_F(OverrideGuard, ARowPastTheEndOfABufferStillBoundIsReportedWhenTheScopeEnd
     // The scope's pop checks the band before the buffer moves out of the frame.
     EXPECT_EQ(harena_scope_end(&scope), HARENA_ERROR_GUARD_DAMAGED);
     EXPECT_TRUE(last_error_mentions({"(float32, 16x8)", "from 1 to 64 bytes past its end"}));
+    EXPECT_EQ(arena.stats().evictions, 1u);
+    EXPECT_EQ(halide_device_free(nullptr, &out.buf), 0);
+}
+
+TEST_F(OverrideGuard, ScopeEndThrowsTheDamageItsPopFound) {
+    DeviceBuf out(16, 8);
+    {
+        harena::Scope scope(arena);
+        ASSERT_EQ(halide_device_malloc(nullptr, &out.buf, fake_device_interface()), 0);
+        std::memset(out.device_bytes() + out.buf.size_in_bytes(), 0, 8);
+        try {
+            scope.end();
+            FAIL() << "a damaged band was not reported by Scope::end()";
+        } catch (const harena::Error &e) {
+            EXPECT_EQ(e.code(), HARENA_ERROR_GUARD_DAMAGED);
+            EXPECT_NE(std::string(e.what()).find("(float32, 16x8)"), std::string::npos) << e.what();
+        }
+        scope.end();  // ended already: nothing more to report
+    }                 // nor does the destructor pop again
     EXPECT_EQ(arena.stats().evictions, 1u);
     EXPECT_EQ(halide_device_free(nullptr, &out.buf), 0);
 }

@@ -246,8 +246,23 @@ public:
     Scope(Arena &arena, Attach) {
         detail::check(harena_scope_attach(&scope_, arena.get()));
     }
+    // Ends the scope without a report: end() says what its end found.
     ~Scope() {
-        (void)harena_scope_end(&scope_);
+        if (!ended_) {
+            (void)harena_scope_end(&scope_);
+        }
+    }
+
+    // Ends the scope now, as the destructor would (pops its frame, or leaves
+    // the frame it attached to), and throws Error with the code
+    // harena_scope_end returns: in guard mode, HARENA_ERROR_GUARD_DAMAGED
+    // naming the buffer whose band a kernel overwrote. The destructor then
+    // does nothing; a second end() neither.
+    void end() {
+        if (!ended_) {
+            ended_ = true;
+            detail::check(harena_scope_end(&scope_));
+        }
     }
 
     Scope(const Scope &) = delete;
@@ -262,6 +277,7 @@ public:
 
 private:
     harena_scope scope_{};
+    bool ended_ = false;
 };
 
 // The arena bytes a planned pipeline needs for particular arguments:
