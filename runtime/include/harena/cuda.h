@@ -44,6 +44,7 @@ int harena_install_cuda_hooks(void);
  * pushed. The region stays where it was allocated: bind an arena only to a
  * context of the device its memory is on (harena_create_cuda does both). */
 int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *binding);
+/* Copies the arena's binding into *binding (all NULL where it has none). */
 int harena_get_cuda_binding(const harena_arena *arena, harena_cuda_binding *binding);
 
 /* An arena for the device of binding->context, one per GPU in a program that
@@ -130,6 +131,8 @@ typedef struct harena_graph_stats {
  * cache is used by one thread at a time, as its arena's frames are: its
  * calls (run, wait, destroy) must not run concurrently with each other. */
 int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_graph_cache **cache);
+/* Destroys the cache, its graphs and the blocks they own, after waiting for
+ * graphs still running. */
 int harena_graph_cache_destroy(harena_graph_cache *cache);
 
 /* The call: runs the pipeline with user_context (the arena) and closure. */
@@ -158,6 +161,8 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
  * waited for: harena_cuda_synchronize waits for all of it. */
 int harena_graph_wait(harena_graph_cache *cache);
 
+/* Copies the cache's counts (calls run, captured, replayed, each fallback by
+ * reason) into *stats. */
 int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *stats);
 
 /* A short name for a fallback reason ("argument on host", ...). */

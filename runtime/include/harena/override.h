@@ -61,6 +61,8 @@ typedef struct harena_override_counters {
     uint64_t heap_default_allocations;   /* halide_malloc calls passed to the previous allocator */
 } harena_override_counters;
 
+/* The process-wide counts since the last reset, and their reset to zero:
+ * which allocations the override served from arenas, and which it passed on. */
 void harena_override_get_counters(harena_override_counters *counters);
 void harena_override_reset_counters(void);
 

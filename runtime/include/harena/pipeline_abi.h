@@ -125,6 +125,7 @@ void harena_pipeline_host_exit_as_destructor(void *user_context, void *frame_bas
  * (halide_free) and detaches the device part, an arena slice. Called by
  * planned pipelines where Halide would call halide_device_and_host_free. */
 int harena_planned_host_free(void *user_context, struct halide_buffer_t *buf);
+/* The same, in the form Halide registers as a destructor (buf as void *). */
 void harena_planned_host_free_as_destructor(void *user_context, void *buf);
 
 /* For planned buffers on host and device whose host stage reads only scalar

@@ -187,6 +187,7 @@ typedef struct harena_info {
     int32_t owns_memory; /* 0 for harena_create_from_memory */
 } harena_info;
 
+/* Copies what the arena was created with into *info. */
 int harena_get_info(const harena_arena *arena, harena_info *info);
 
 /* A pushed frame: id identifies it for harena_pop; base is the address where
@@ -197,6 +198,10 @@ typedef struct harena_frame {
     uint64_t base;
 } harena_frame;
 
+/* Pushes a frame with `reserve_bytes` reserved at its base and returns it in
+ * *frame; fails with HARENA_ERROR_OVERFLOW where the reserve does not fit
+ * above the top frame, HARENA_ERROR_FRAME_STACK_FULL where the arena
+ * already holds harena_options.max_frames frames. */
 int harena_push(harena_arena *arena, uint64_t reserve_bytes, harena_frame *frame);
 
 /* Pops `frame`, which must be the top frame, releasing everything allocated
