@@ -12,9 +12,10 @@
  * The exceptions, all of them: harena_format_stats returns the length it
  * needed (>= 0) or a code; harena_graph_run returns the pipeline's own result
  * (harena/cuda.h); the functions that return something other than int
- * (harena_find, harena_active_arena, harena_last_error, the pipeline ABI's
- * base and guard queries, the names of codes and reasons) report nothing and
- * return NULL or 0 where there is no answer; void functions cannot fail.
+ * return NULL or 0 where there is no answer: the pipeline ABI's base queries
+ * report why, harena_find, harena_active_arena, harena_last_error,
+ * harena_graph_fallback_name and harena_pipeline_guard_bytes report nothing;
+ * void functions cannot fail.
  *
  * Every entry point that takes an arena checks it against the registry of
  * live arenas before reading it: NULL gets HARENA_ERROR_INVALID_ARGUMENT, any
