@@ -68,5 +68,7 @@ On the GPU machine, from the repository root with $run_dir/ beside it:
   ./harena-gpu-bench --out results | tee results/bench.txt && \\
   ./harena-threads-bench --out results | tee results/threads.txt && \\
   ./harena-corpus-bench | tee results/corpus.txt
-Then copy results/ into docs/results/gpu-bench/ and update docs/results/gpu-bench.md.
+Then put results/ under docs/results/gpu-bench/<date>-<commit>/ in place of the run it supersedes
+(git rm it: history keeps it), and update that run's section of docs/results/gpu-bench.md and its
+row in docs/results/README.md.
 CMD
