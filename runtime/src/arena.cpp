@@ -78,6 +78,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     try {
         arena = new harena_arena;
         arena->frames.resize(options.max_frames);
+        arena->home_before.resize(options.max_frames);
     } catch (const std::bad_alloc &) {
         delete arena;
         return nullptr;

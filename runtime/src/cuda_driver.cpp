@@ -50,6 +50,7 @@ const CudaDriver *cuda_driver() {
         d.event_destroy = cuda_symbol<PFN_cuEventDestroy_v4000>("cuEventDestroy_v2");
         d.event_record = cuda_symbol<PFN_cuEventRecord_v2000>("cuEventRecord");
         d.stream_wait_event = cuda_symbol<PFN_cuStreamWaitEvent_v3020>("cuStreamWaitEvent");
+        d.pointer_get_attribute = cuda_symbol<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
         return &d;
     }();
     return driver;

@@ -41,6 +41,8 @@ struct CudaDriver {
     PFN_cuEventDestroy_v4000 event_destroy = nullptr;
     PFN_cuEventRecord_v2000 event_record = nullptr;
     PFN_cuStreamWaitEvent_v3020 stream_wait_event = nullptr;
+    // Whether memory comes from a CUDA memory pool (nvtx_regions.cpp).
+    PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
 
     bool has_streams() const {
         return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;

@@ -72,8 +72,8 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     // Bytes last used on another stream, or a frame on another stream than
     // the top's: the slow path orders them (stream_order.h).
     const uint64_t reserved_end = offset + lead + reserved + trail;
-    void *home_before = arena.home_stream;
-    if (stream != home_before || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
+    void *previous_home = arena.home_stream;
+    if (stream != previous_home || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
         if (int err = stream_push(arena, stream, reserved_end, function)) {
             return err;
         }
@@ -84,7 +84,10 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.scope_owned = false;
-    f.home_before = home_before;
+    f.home_changed = stream != previous_home;
+    if (f.home_changed) {
+        arena.home_before[depth] = previous_home;
+    }
     f.foreign = false;
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
@@ -148,12 +151,12 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // The frame's bytes were last used on its stream, the home, unless other
     // streams used it too; the frame below it, if any, runs on the stream
     // that was the home when it was pushed.
-    const bool streams_change = top.foreign || (depth >= 2 && top.home_before != arena.home_stream);
+    const bool streams_change = top.foreign || (depth >= 2 && top.home_changed);
     const uint64_t old_top = streams_change ? top_of(arena) : 0;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
     if (streams_change) {
-        stream_pop(arena, top, old_top, depth >= 2 ? top.home_before : arena.home_stream);
+        stream_pop(arena, top, old_top, depth >= 2 && top.home_changed ? arena.home_before[depth - 1] : arena.home_stream);
     }
     return result;
 }

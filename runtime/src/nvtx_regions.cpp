@@ -201,6 +201,18 @@ void nvtx_heap_register(NvtxHeap *&heap, const void *owner, uint64_t address, ui
     if (api == nullptr) {
         return;
     }
+    // compute-sanitizer refuses memory from a CUDA memory pool (cudaMallocAsync,
+    // RMM's cuda_async_memory_resource) as a heap, and counts the refusal as
+    // an error: such an arena's slices are not registered.
+    const CudaDriver *d = cuda_driver();
+    CUmemoryPool pool = nullptr;
+    if (d != nullptr && d->pointer_get_attribute != nullptr &&
+        d->pointer_get_attribute(&pool, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, address) == CUDA_SUCCESS &&
+        pool != nullptr) {
+        trace("arena %p: [0x%llx, 0x%llx) comes from a CUDA memory pool; not registered as a heap", owner,
+              static_cast<unsigned long long>(address), static_cast<unsigned long long>(address + bytes));
+        return;
+    }
     nvtx_heap_unregister(heap, owner);
     const nvtxMemVirtualRangeDesc_t range{bytes, reinterpret_cast<const void *>(address)};
     // A sub-allocator heap: its memory may be accessed only inside its

@@ -255,18 +255,18 @@ void stream_label_free(harena_arena &arena, uint64_t begin, uint64_t end, void *
 
 namespace {
 
-// Why `stream` cannot be retired yet, or an empty string.
+// Why `stream` cannot be retired yet, or an empty string. Frames' streams
+// from the top down: the home, then the home before each frame that
+// changed it.
 std::string still_used(const harena_arena &arena, void *stream) {
-    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
-    for (uint32_t i = 0; i < depth; i++) {
+    const auto &uses = arena.streams.frame_streams;
+    void *own = arena.home_stream;
+    for (uint32_t i = arena.depth.load(std::memory_order_relaxed); i-- > 0;) {
         const Frame &f = arena.frames[i];
-        void *own = i + 1 < depth ? arena.frames[i + 1].home_before : arena.home_stream;
-        const bool used = own == stream || std::find(arena.streams.frame_streams.begin(),
-                                                     arena.streams.frame_streams.end(),
-                                                     std::make_pair(f.id, stream)) != arena.streams.frame_streams.end();
-        if (used) {
+        if (own == stream || std::find(uses.begin(), uses.end(), std::make_pair(f.id, stream)) != uses.end()) {
             return "frame #" + std::to_string(f.id) + " uses it";
         }
+        own = f.home_changed ? arena.home_before[i] : own;
     }
     return std::string();
 }

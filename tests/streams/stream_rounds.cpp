@@ -24,6 +24,12 @@ TestStreams::~TestStreams() {
     }
 }
 
+uint32_t round_words() {
+    const char *words = std::getenv("HARENA_STREAM_TEST_WORDS");
+    const long n = words != nullptr ? std::strtol(words, nullptr, 10) : 0;
+    return n > 0 && n <= (1 << 24) ? static_cast<uint32_t>(n) : uint32_t(1) << 20;
+}
+
 void queue_round(CUstream stream, int round, const std::vector<RoundBuffer> &buffers, const ErrorCount &errors) {
     const uint32_t value = 0x9E3779B9u * static_cast<uint32_t>(round + 1);
     for (const RoundBuffer &b : buffers) {

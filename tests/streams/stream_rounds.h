@@ -32,6 +32,11 @@ struct RoundBuffer {
 constexpr uint64_t kFillDelayNs = 300'000;
 constexpr uint64_t kCheckDelayNs = 700'000;
 
+// Words per round buffer: 2^20 (4 MiB), or HARENA_STREAM_TEST_WORDS (fewer
+// keep runs under compute-sanitizer short; the rounds' overlap comes from
+// their delays, not their sizes).
+uint32_t round_words();
+
 // Queues round `round`'s fill and check of `buffers` on `stream`.
 void queue_round(CUstream stream, int round, const std::vector<RoundBuffer> &buffers, const ErrorCount &errors);
 

@@ -19,7 +19,6 @@ using harena_test::RoundBuffer;
 using harena_test::TestStreams;
 
 constexpr uint64_t kArenaBytes = 64 << 20;
-constexpr uint32_t kWords = 1 << 20;  // 4 MiB per buffer
 constexpr int kRounds = 48;
 
 // Stands in for a device interface: the arena's slices are used by the
@@ -56,9 +55,10 @@ protected:
         std::vector<RoundBuffer> buffers;
         for (int b = 0; b < 2; b++) {
             uint64_t address = 0;
-            ASSERT_EQ(harena_alloc_on_stream(arena_, kWords * 4ull, "pattern", stream, &address), HARENA_OK)
+            const uint32_t words = harena_test::round_words();
+            ASSERT_EQ(harena_alloc_on_stream(arena_, words * 4ull, "pattern", stream, &address), HARENA_OK)
                 << harena_last_error();
-            buffers.push_back(RoundBuffer{address, kWords});
+            buffers.push_back(RoundBuffer{address, words});
         }
         harena_test::queue_round(stream, index, buffers, errors);
         ASSERT_EQ(harena_pop(arena_, frame), HARENA_OK) << harena_last_error();

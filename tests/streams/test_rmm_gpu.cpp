@@ -22,7 +22,6 @@ using harena_test::RoundBuffer;
 using harena_test::TestStreams;
 
 constexpr std::size_t kArenaBytes = 64 << 20;
-constexpr uint32_t kWords = 1 << 20;
 constexpr int kRounds = 48;
 
 class RmmStreams : public ::testing::TestWithParam<int> {
@@ -39,17 +38,18 @@ protected:
     void run_rounds(harena::SliceResource &resource, const TestStreams &streams, const ErrorCount &errors) {
         harena_frame frame{};
         ASSERT_EQ(harena_push_on_stream(resource.arena(), 0, streams.streams[0], &frame), HARENA_OK);
+        const uint32_t words = harena_test::round_words();
         for (int r = 0; r < kRounds; r++) {
             const cuda::stream_ref stream{streams.streams[r % streams.streams.size()]};
-            void *a = resource.allocate(stream, kWords * 4ull);
-            void *b = resource.allocate(stream, kWords * 4ull);
+            void *a = resource.allocate(stream, words * 4ull);
+            void *b = resource.allocate(stream, words * 4ull);
             harena_test::queue_round(stream.get(),
                                      r,
-                                     {RoundBuffer{reinterpret_cast<uint64_t>(a), kWords},
-                                      RoundBuffer{reinterpret_cast<uint64_t>(b), kWords}},
+                                     {RoundBuffer{reinterpret_cast<uint64_t>(a), words},
+                                      RoundBuffer{reinterpret_cast<uint64_t>(b), words}},
                                      errors);
-            resource.deallocate(stream, b, kWords * 4ull);
-            resource.deallocate(stream, a, kWords * 4ull);
+            resource.deallocate(stream, b, words * 4ull);
+            resource.deallocate(stream, a, words * 4ull);
         }
         ASSERT_EQ(harena_pop(resource.arena(), frame), HARENA_OK);
         for (CUstream s : streams.streams) {
