@@ -26,14 +26,18 @@ enum class Backing { host,
                      user,
                      none };
 
+// Frame::streams: a stream other than the frame's own allocated or freed in
+// it; its stream is not the one of the frame below it (home_before).
+constexpr uint8_t kOtherStreamUsed = 1;
+constexpr uint8_t kAboveOtherStream = 2;
+
 struct Frame {
     uint64_t id;
     uint64_t offset;     // from the arena base
     uint64_t reserved;   // bytes at offset kept for the pusher's own placement
     bool pipeline;       // pushed by harena_pipeline_enter
     bool scope_owned;    // pushed by harena_scope_begin: only harena_scope_end pops it
-    bool foreign;        // a stream other than its own also allocated or freed in it
-    bool home_changed;   // its stream is not the one of the frame below (home_before)
+    uint8_t streams;     // kOtherStreamUsed, kAboveOtherStream: its pop has stream work (stream_order.h)
     harena_scope scope;  // a pipeline frame's activation on the entering thread
 };
 // A frame is one cache line: pushes and pops measurably slow down when
@@ -125,7 +129,7 @@ struct ArenaCore {
     std::atomic<uint32_t> attached_scopes{0};
     uint64_t next_frame_id = 1;
     std::vector<Frame> frames;  // max_frames entries, depth in use
-    // Beside each frame whose push changed the home stream (home_changed):
+    // Beside each frame above a frame on another stream (kAboveOtherStream):
     // the home before, the stream of the frame below it. A frame's own
     // stream is the home while it is the top (stream_order.h).
     std::vector<void *> home_before;

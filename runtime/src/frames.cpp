@@ -73,9 +73,14 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     // the top's: the slow path orders them (stream_order.h).
     const uint64_t reserved_end = offset + lead + reserved + trail;
     void *previous_home = arena.home_stream;
+    uint8_t streams = 0;
     if (stream != previous_home || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
         if (int err = stream_push(arena, stream, reserved_end, function)) {
             return err;
+        }
+        if (stream != previous_home && depth != 0) {
+            streams = kAboveOtherStream;
+            arena.home_before[depth] = previous_home;
         }
     }
     Frame &f = arena.frames[depth];
@@ -84,11 +89,7 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     f.reserved = lead + reserved + trail;
     f.pipeline = pipeline;
     f.scope_owned = false;
-    f.home_changed = stream != previous_home;
-    if (f.home_changed) {
-        arena.home_before[depth] = previous_home;
-    }
-    f.foreign = false;
+    f.streams = streams;
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
     }
@@ -148,15 +149,16 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     }
     const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
-    // The frame's bytes were last used on its stream, the home, unless other
-    // streams used it too; the frame below it, if any, runs on the stream
-    // that was the home when it was pushed.
-    const bool streams_change = top.foreign || (depth >= 2 && top.home_changed);
-    const uint64_t old_top = streams_change ? top_of(arena) : 0;
+    // Stream work at the pop: other streams used the frame, or the frame
+    // below it runs on another stream (home_before); otherwise the frame's
+    // bytes were last used on the home, as the lack of a span says.
+    const uint8_t streams = top.streams;
+    const uint64_t old_top = streams != 0 ? top_of(arena) : 0;
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
-    if (streams_change) {
-        stream_pop(arena, top, old_top, depth >= 2 && top.home_changed ? arena.home_before[depth - 1] : arena.home_stream);
+    if (streams != 0) {
+        stream_pop(arena, top, old_top,
+                   (streams & kAboveOtherStream) != 0 ? arena.home_before[depth - 1] : arena.home_stream);
     }
     return result;
 }

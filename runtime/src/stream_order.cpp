@@ -240,7 +240,7 @@ void stream_note_frame_use(harena_arena &arena, void *stream) {
         return;
     }
     Frame &frame = arena.frames[depth - 1];
-    frame.foreign = true;
+    frame.streams |= kOtherStreamUsed;
     auto &uses = arena.streams.frame_streams;
     if (std::find(uses.begin(), uses.end(), std::make_pair(frame.id, stream)) == uses.end()) {
         uses.emplace_back(frame.id, stream);
@@ -266,7 +266,7 @@ std::string still_used(const harena_arena &arena, void *stream) {
         if (own == stream || std::find(uses.begin(), uses.end(), std::make_pair(f.id, stream)) != uses.end()) {
             return "frame #" + std::to_string(f.id) + " uses it";
         }
-        own = f.home_changed ? arena.home_before[i] : own;
+        own = (f.streams & kAboveOtherStream) != 0 ? arena.home_before[i] : own;
     }
     return std::string();
 }
