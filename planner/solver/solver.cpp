@@ -3,16 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 #include <optional>
 
 #include "solver/detail/deadline.h"
-#include "solver/detail/decompose.h"
 #include "solver/detail/first_fit.h"
 #include "solver/detail/lowest_first.h"
 #include "solver/detail/orders.h"
 #include "solver/detail/prepared.h"
-#include "solver/detail/search.h"
+#include "solver/detail/search_rounds.h"
 #include "solver/detail/squeaky_wheel.h"
 
 namespace harena {
@@ -62,143 +60,6 @@ uint64_t good_enough(uint64_t lower_bound, double ratio) {
     if (!(ratio > 1)) return lower_bound;
     double slack = double(lower_bound) * (ratio - 1);
     return slack >= double(UINT64_MAX - lower_bound) ? UINT64_MAX : lower_bound + uint64_t(slack);
-}
-
-uint64_t arena_of(const Prepared &prepared, const std::vector<uint64_t> &offsets) {
-    uint64_t arena = 0;
-    for (size_t i = 0; i < prepared.items.size(); i++)
-        arena = std::max(arena, offsets[i] + prepared.items[i].size);
-    return arena;
-}
-
-// The same problem with time running backwards. A plan for one is a plan
-// for the other, but the search, which fills each level left to right,
-// takes a different path through it: hard problems are often easy the other
-// way round.
-Prepared reversed_in_time(const Prepared &prepared) {
-    Prepared reversed = prepared;
-    for (detail::Item &item : reversed.items) {
-        uint32_t begin = item.begin;
-        item.begin = prepared.points - 1 - item.end;
-        item.end = prepared.points - 1 - begin;
-    }
-    return reversed;
-}
-
-// What the exact search may still spend, over all its runs.
-struct SearchBudget {
-    uint64_t work, nodes;
-    bool spent() const {
-        return work == 0 || nodes == 0;
-    }
-};
-
-// Runs the search for a plan within `capacity` with each order, forwards
-// and backwards in time, in turn, each run stopping after `limit` work, so
-// that whichever variant finds the plan quickly does (MiniMalloc's round
-// robin). GaveUp when every variant gave up.
-detail::SearchStatus search_variants(const Prepared &prepared, const Prepared &reversed,
-                                     const std::vector<detail::SearchOrder> &orders, uint64_t capacity,
-                                     uint64_t limit, SearchBudget &budget, const detail::Deadline &deadline,
-                                     std::vector<uint64_t> &offsets) {
-    for (const detail::SearchOrder &order : orders) {
-        for (const Prepared *variant : {&prepared, &reversed}) {
-            if (budget.spent() || deadline.expired()) return detail::SearchStatus::GaveUp;
-            detail::SearchResult r =
-                detail::search(*variant, order, capacity, std::min(limit, budget.work), budget.nodes, deadline);
-            budget.work -= std::min(budget.work, r.work);
-            budget.nodes -= std::min(budget.nodes, r.nodes);
-            if (r.status == detail::SearchStatus::Found) offsets = std::move(r.offsets);
-            if (r.status != detail::SearchStatus::GaveUp) return r.status;
-        }
-    }
-    return detail::SearchStatus::GaveUp;
-}
-
-// The largest g that divides every size and alignment: offsets and tops of
-// canonical plans, and so arenas, are multiples of it.
-uint64_t granularity(const Prepared &prepared) {
-    uint64_t g = 0;
-    for (const detail::Item &item : prepared.items)
-        g = std::gcd(g, std::gcd(item.size, item.alignment));
-    return std::max<uint64_t>(g, 1);
-}
-
-// Improves `best` by exact search, down to `goal` at best. Each round, with
-// a work limit per run that doubles from round to round, looks for a plan
-// halfway between the best found and the lowest arena not yet ruled out (the
-// lower bound first), then for one at that lowest arena: an instance whose
-// optimum lies above the bound, where the search can rarely prove the bound
-// impossible, still gets better plans, and gets them before the run at the
-// bound spends its limit (on MiniMalloc's challenging A-K this leaves E and
-// I at 1.044 and 1.091 of the bound rather than 1.090 and 1.156). Capacities are rounded down to what an arena can
-// be (a multiple of the granularity): room that no buffer can use would
-// only weaken the search's pruning, which is sharpest when every byte of a
-// section must be filled. Every decision depends only on earlier results,
-// so a larger budget repeats a smaller one's runs and goes on from there.
-// With `aim_only` (capacity mode: lower_bound and goal are the capacity)
-// only the capacity is searched, and a proof that nothing fits there ends
-// the search. Returns whether `best` improved.
-bool improve_by_search(const Prepared &prepared, const std::vector<uint64_t> &pressure, uint64_t lower_bound,
-                       uint64_t goal, bool aim_only, SearchBudget budget, const detail::Deadline &deadline,
-                       Incumbent &best) {
-    // MiniMalloc's canonical form with its preorders, then four preorders,
-    // each on its own and with the buffers that fit their place first: runs
-    // that differ fail on different instances (of MiniMalloc's challenging
-    // suite, F fits 2^20 within the default capacity budget only in the
-    // first form).
-    std::vector<detail::SearchOrder> orders;
-    for (bool sections_first : {false, true})
-        orders.push_back({detail::search_preorder(prepared, pressure, sections_first), false, true});
-    for (bool fitting_first : {false, true}) {
-        for (Order order : {Order::PressureDesc, Order::SizeDesc, Order::AreaDesc, Order::LengthDesc}) {
-            orders.push_back({detail::make_order(prepared, order, pressure), fitting_first, false});
-        }
-    }
-    const Prepared reversed = reversed_in_time(prepared);
-    const uint64_t g = granularity(prepared);
-    bool improved = false;
-    uint64_t low = lower_bound / g * g;  // below this is proven empty
-    // About one pass down the search tree to start with.
-    const uint64_t first = std::max<uint64_t>(1024, uint64_t(prepared.items.size()) * prepared.items.size());
-    // Packings are first cut into parts (decompose.h), which settles most
-    // guillotine packings in a fraction of the search's time. The cuts' work
-    // is counted apart from the search's, as the search's checks are
-    // (search.h): a problem they fail on still gets the whole search, so that
-    // no packing the search alone solves is lost. They may do at most half as
-    // much work as the search, and cut_work_per_buffer.
-    const uint64_t cut_work = detail::cut_work_per_buffer(prepared, low);
-    if (best.arena > goal && best.arena > low && cut_work > 0) {
-        const uint64_t cut_budget =
-            std::min(budget.work / 2, saturating_product(cut_work, prepared.items.size()));
-        detail::DecomposeResult r = detail::solve_by_cuts(prepared, low, cut_budget, budget.nodes, deadline);
-        budget.nodes -= std::min(budget.nodes, r.nodes);
-        if (r.found) {
-            best.offsets = std::move(r.offsets);
-            best.arena = arena_of(prepared, best.offsets);
-            return true;
-        }
-    }
-    for (uint64_t limit = first; best.arena > goal && best.arena > low && !budget.spent() && !deadline.expired();
-         limit = saturating_product(limit, 2)) {
-        for (bool halfway : {true, false}) {
-            if (best.arena <= goal || best.arena <= low) break;
-            uint64_t capacity = halfway ? (low + (best.arena - 1 - low) / 2) / g * g : low;
-            if (halfway && (aim_only || capacity <= low)) continue;
-            std::vector<uint64_t> offsets;
-            detail::SearchStatus status =
-                search_variants(prepared, reversed, orders, capacity, limit, budget, deadline, offsets);
-            if (status == detail::SearchStatus::Found) {
-                improved = true;
-                best.offsets = std::move(offsets);
-                best.arena = arena_of(prepared, best.offsets);
-            } else if (status == detail::SearchStatus::Infeasible) {
-                if (aim_only) return improved;
-                low = capacity + g;
-            }
-        }
-    }
-    return improved;
 }
 
 // The greedy passes: lowest first, with the slack bias and then without,
@@ -278,10 +139,10 @@ bool search_from(const Prepared &prepared, const Greedy &greedy, const std::vect
     const bool capacity_mode = options.capacity > 0;
     detail::Deadline deadline(options.time_budget_ms * 3 / 4);
     searched = greedy.best;
-    SearchBudget budget{saturating_product(options.search_work_per_buffer, prepared.items.size()),
-                        options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
-    return improve_by_search(prepared, pressure, capacity_mode ? goal : lower_bound, goal, capacity_mode, budget,
-                             deadline, searched);
+    detail::SearchBudget budget{saturating_product(options.search_work_per_buffer, prepared.items.size()),
+                                options.search_node_limit > 0 ? options.search_node_limit : UINT64_MAX};
+    return detail::improve_by_search(prepared, pressure, capacity_mode ? goal : lower_bound, goal, capacity_mode, budget,
+                                     deadline, searched);
 }
 
 // The squeaky wheel from the greedy plan, with the time budget the search

@@ -99,16 +99,16 @@ struct SolverOptions {
     size_t search_max_buffers = 500;
 
     // ...doing at most this much work per buffer (elementary operations of
-    // about a nanosecond or two each, so about 1 ms per buffer, at most about
-    // 1 s in all at search_max_buffers; its pruning checks count theirs apart
-    // and may do up to twice as much, see kCheckWorkPerWork in search.h),
-    // looking in turn for a plan halfway between the best found and the
-    // lowest arena not ruled out, and for one at that arena. It stops as
-    // soon as it reaches good_enough_ratio, but where that is out of reach
-    // it can rarely prove so and spends all of this. A fifth of it left
-    // MiniMalloc's challenging F, I and J at 1.040, 1.091 and 1.151 of the
-    // bound, this 1.000, 1.045 and 1.083. 0 turns the search off.
-    uint64_t search_work_per_buffer = 600000;
+    // a nanosecond or a few each; its pruning checks count theirs apart and
+    // may do up to twice as much, see kCheckWorkPerWork in search.h), in
+    // rounds over a portfolio of search orders (search_rounds.h), each
+    // looking for a plan halfway between the best found and the lowest
+    // arena not ruled out, then at that arena. It stops as soon as it
+    // reaches good_enough_ratio, but where that is out of reach it can
+    // rarely prove so and spends all of this: on MiniMalloc's challenging
+    // D, E, I and J it is most of the solve time (0.2-0.6 s). 0 turns the
+    // search off.
+    uint64_t search_work_per_buffer = 480000;
 
     // ...and at most this many search nodes (placements tried, and choices of
     // the search for cuts of perfect packings) in all, 0 for no limit. A node
@@ -160,9 +160,9 @@ Plan solve(const Problem &, const SolverOptions & = {});
 
 // The options of capacity mode as harena-plan --capacity runs it by default:
 // `capacity`, and an exact search with 10,000,000 units of work per buffer
-// (25 times the default's: a search for a fit, about 3 s for 200 buffers
-// and 7 s for 450 on one core). A count, so the answer does not depend on
-// the machine.
+// (about 20 times the default's: a search for a fit; MiniMalloc's
+// challenging instances fit 2^20 within 0.01-2.6 s of it on one core). A
+// count, so the answer does not depend on the machine.
 SolverOptions capacity_options(uint64_t capacity);
 
 // A short name for an order, as used in Plan::method ("size-desc").

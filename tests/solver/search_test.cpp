@@ -18,7 +18,8 @@ namespace harena::detail {
 namespace {
 
 // Every order the solver uses, and each preorder in both canonical forms
-// (buffers at one offset left to right, or in preorder).
+// (buffers at one offset left to right, or in preorder), fixed or redrawn
+// for each part.
 std::vector<SearchOrder> all_orders(const Prepared &prepared) {
     std::vector<uint64_t> pressure = peak_pressure(prepared);
     std::vector<SearchOrder> orders;
@@ -31,6 +32,9 @@ std::vector<SearchOrder> all_orders(const Prepared &prepared) {
         for (bool sections_first : {false, true})
             orders.push_back({search_preorder(prepared, pressure, sections_first), false, by_preorder});
     }
+    // MiniMalloc's preorders, redrawn by every part the search splits off.
+    for (Preorder key : {Preorder::TWA, Preorder::TAW, Preorder::WAT})
+        orders.push_back({preorder_of(prepared, key, pressure), false, true, key});
     return orders;
 }
 
@@ -130,6 +134,38 @@ TEST(Search, DecidesStacksOfOneLifetimeLikeBruteForce) {
             ASSERT_EQ(at.status, SearchStatus::Found) << "problem " << k;
             expect_valid(problem, prepared, at, optimum);
             ASSERT_EQ(unbounded_search(prepared, order, optimum - 1).status, SearchStatus::Infeasible) << "problem " << k;
+        }
+    }
+}
+
+TEST(Search, RedrawnPreordersDecideProblemsThatSplitLikeBruteForce) {
+    // A few long buffers over short ones in a row, so that placing a long
+    // one leaves parts that share no time and take a preorder of their own
+    // (MiniMalloc's, redrawn from the bytes still unplaced): found at the
+    // optimum, proven infeasible just below it.
+    std::mt19937_64 rng(41);
+    auto pick = [&](uint64_t lo, uint64_t hi) { return std::uniform_int_distribution<uint64_t>(lo, hi)(rng); };
+    for (int k = 0; k < 200; k++) {
+        Problem problem;
+        const int64_t span = 3 + int64_t(pick(0, 5));
+        for (int l = 0; l < 1 + k % 2; l++) {
+            const int64_t begin = int64_t(pick(0, 2));
+            problem.buffers.push_back({"long" + std::to_string(l), begin, span + begin, pick(1, 6), 1});
+        }
+        for (size_t n = 3 + size_t(k % 4); n > 0; n--) {
+            const int64_t begin = int64_t(pick(0, uint64_t(span)));
+            problem.buffers.push_back({"short" + std::to_string(n), begin, begin + int64_t(pick(1, 2)), pick(1, 6), 1});
+        }
+        const uint64_t optimum = testing::brute_force_optimum(problem);
+        Prepared prepared = prepare(problem);
+        const std::vector<uint64_t> pressure = peak_pressure(prepared);
+        for (Preorder key : {Preorder::TWA, Preorder::TAW, Preorder::WAT}) {
+            const SearchOrder order{preorder_of(prepared, key, pressure), false, true, key};
+            SearchResult at = unbounded_search(prepared, order, optimum);
+            ASSERT_EQ(at.status, SearchStatus::Found) << "problem " << k;
+            expect_valid(problem, prepared, at, optimum);
+            ASSERT_EQ(unbounded_search(prepared, order, optimum - 1).status, SearchStatus::Infeasible)
+                << "problem " << k;
         }
     }
 }

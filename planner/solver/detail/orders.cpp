@@ -68,6 +68,35 @@ std::vector<uint32_t> search_preorder(const Prepared &prepared, const std::vecto
     return result;
 }
 
+void sort_by(Preorder preorder, const std::vector<Item> &items, const std::vector<uint64_t> &most_unplaced,
+             std::vector<uint32_t> &subset) {
+    using Wide = unsigned __int128;
+    using Key = std::tuple<Wide, Wide, Wide>;
+    auto key = [&](uint32_t i) -> Key {
+        const Wide t = most_unplaced[i], w = items[i].length;
+        const Wide a = Wide(items[i].size) * items[i].length;
+        switch (preorder) {
+        case Preorder::TAW:
+            return {t, a, w};
+        case Preorder::WAT:
+            return {w, a, t};
+        default:
+            return {t, w, a};
+        }
+    };
+    std::sort(subset.begin(), subset.end(), [&](uint32_t a, uint32_t b) {
+        const Key ka = key(a), kb = key(b);
+        return ka != kb ? ka > kb : a < b;
+    });
+}
+
+std::vector<uint32_t> preorder_of(const Prepared &prepared, Preorder preorder, const std::vector<uint64_t> &pressure) {
+    std::vector<uint32_t> result(prepared.items.size());
+    std::iota(result.begin(), result.end(), 0);
+    sort_by(preorder, prepared.items, pressure, result);
+    return result;
+}
+
 std::vector<uint32_t> make_order(const Prepared &prepared, Order order, const std::vector<uint64_t> &pressure) {
     const std::vector<Item> &items = prepared.items;
     std::vector<uint32_t> result(items.size());

@@ -25,10 +25,30 @@ std::vector<uint64_t> peak_pressure(const Prepared &);
 // their quiet times have room. 0 for every item when weight is 0.
 std::vector<int64_t> slack_bias(const std::vector<uint64_t> &pressure, uint64_t lower_bound, double weight);
 
-// Preorders for the search's by_preorder form (search.h), MiniMalloc's TWA
-// and WAT: descending by (pressure, sections spanned, size x length) or,
-// with `sections_first`, by (sections spanned, size x length, pressure).
+// Preorders for the search's by_preorder form (search.h): descending by
+// (pressure, sections spanned, size x length) or, with `sections_first`, by
+// (sections spanned, size x length, pressure).
 std::vector<uint32_t> search_preorder(const Prepared &, const std::vector<uint64_t> &pressure, bool sections_first);
+
+// MiniMalloc's preorders: descending by three keys in the order named, then
+// by index. T: the most bytes still unplaced in any section of the buffer's
+// lifetime (its pressure before anything is placed); W: its lifetime in
+// steps; A: size x lifetime. The search draws them anew for each part it
+// splits off, from the bytes still unplaced there.
+enum class Preorder : uint8_t {
+    Fixed,  // none: the SearchOrder's preorder throughout
+    TWA,
+    TAW,
+    WAT,
+};
+
+// Sorts `subset` (item indices) by `preorder`, reading T of item i from
+// most_unplaced[i].
+void sort_by(Preorder preorder, const std::vector<Item> &, const std::vector<uint64_t> &most_unplaced,
+             std::vector<uint32_t> &subset);
+
+// All items sorted by `preorder`, with their pressure as T.
+std::vector<uint32_t> preorder_of(const Prepared &, Preorder preorder, const std::vector<uint64_t> &pressure);
 
 // A permutation of item indices; `pressure` is only read for PressureDesc.
 std::vector<uint32_t> make_order(const Prepared &, Order, const std::vector<uint64_t> &pressure);

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "solver/detail/deadline.h"
+#include "solver/detail/orders.h"
 #include "solver/detail/prepared.h"
 
 namespace harena::detail {
@@ -47,6 +48,11 @@ struct SearchOrder {
     // are tried in preorder (MiniMalloc's canonical form): another complete
     // search, which solves some packings the other leaves unsolved.
     bool by_preorder = false;
+    // With by_preorder: each part the search splits off (see above) takes
+    // its own preorder, drawn by this key from the bytes still unplaced, as
+    // MiniMalloc's search does, rather than keeping `preorder` (which should
+    // then be preorder_of this key). Fixed keeps it.
+    Preorder reorder = Preorder::Fixed;
 };
 
 // The stacking and floor-cover checks cost about as much as the rest of a
