@@ -4,6 +4,7 @@
 //
 // usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces] [--capacity] [--only]
 //        harena-solver-bench --folder [DIR]
+//        harena-solver-bench --plans DIR
 //        harena-solver-bench --instance FAMILY N SEED [--default]
 //        harena-solver-bench --write-traces DIR SEEDS
 //   --folder only the published instances: every CSV file under DIR
@@ -11,7 +12,10 @@
 //            repository), one row each (folder_table.h), each planned twice
 //            to check that the plan is the same bytes; exit status 1 if not.
 //            These rows are the solver's evidence; the generated families
-//            below are extra coverage
+//            below are extra coverage. Files with no capacity in their
+//            name are also planned with a 5 s budget
+//   --plans  only the pipelines' plan reports (*.arena.csv) under DIR, a
+//            build tree: planned again, how many reach the lower bound
 //   --quick  fewer and smaller instances, for a smoke run
 //   --fresh  also 100 uniform-random 1,000-buffer instances from seeds
 //            1001-1100, which no option was tuned on
@@ -121,6 +125,7 @@ struct Args {
          defaults_only = false, traces_budget = true, only = false;
     const char *instance = nullptr;
     std::optional<std::string> folder;  // --folder: only the folder's table
+    std::optional<std::string> plans;   // --plans: only the plan reports' table
     size_t instance_n = 0;
     uint64_t instance_seed = 0;
 };
@@ -139,6 +144,8 @@ std::optional<int> parse(int argc, char **argv, Args &args) {
         } else if (std::strcmp(argv[i], "--folder") == 0) {
             const bool named = i + 1 < argc && std::strncmp(argv[i + 1], "--", 2) != 0;
             args.folder = named ? std::string(argv[++i]) : harena::bench::default_traces_folder();
+        } else if (std::strcmp(argv[i], "--plans") == 0 && i + 1 < argc) {
+            args.plans = argv[++i];
         } else if (std::strcmp(argv[i], "--capacity") == 0) {
             args.capacity = true;
         } else if (std::strcmp(argv[i], "--traces") == 0) {
@@ -163,6 +170,7 @@ std::optional<int> parse(int argc, char **argv, Args &args) {
                          "usage: harena-solver-bench [--quick] [--fresh] [--large] [--hard] [--traces|--traces-default]\n"
                          "                           [--capacity] [--only]\n"
                          "       harena-solver-bench --folder [DIR]\n"
+                         "       harena-solver-bench --plans DIR\n"
                          "       harena-solver-bench --instance perfect|cut|thinned|suite N SEED [--default]\n"
                          "       harena-solver-bench --write-traces DIR SEEDS\n");
             return 2;
@@ -256,6 +264,10 @@ int main(int argc, char **argv) {
         std::printf("# harena-solver-bench --folder %s\n\n", args.folder->c_str());
         std::printf("machine: %u hardware threads, %s\n\n", std::thread::hardware_concurrency(), cpu_model().c_str());
         return harena::bench::folder_table(*args.folder);
+    }
+    if (args.plans) {
+        std::printf("# harena-solver-bench --plans %s\n\n", args.plans->c_str());
+        return harena::bench::plans_table(*args.plans);
     }
     print_header(args);
     const SolverOptions defaults;
