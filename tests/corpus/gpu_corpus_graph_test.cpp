@@ -51,12 +51,15 @@ void upload(harena::Arena &arena, std::vector<Buffer<>> &buffers) {
     }
 }
 
-// The arena size the pipeline asks for, the largest over the keys.
+// The arena size the pipeline asks for, the largest over the keys. A
+// pipeline that plans nothing runs instead of answering (its size is 0):
+// its outputs then come back to the host, as after any call.
 uint64_t arena_bytes_for(const Pipeline &p, Workload &w) {
     uint64_t bytes = 0;
     for (int key = 0; key < kKeys; key++) {
         w.call = key;
         bytes = std::max(bytes, harena::measure([&](void *a) { return p.planned(a, w); }));
+        EXPECT_EQ(read_back(w), 0);
     }
     return bytes;
 }
@@ -130,6 +133,24 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
     }
     EXPECT_EQ(replay_driver_allocations, 0);
     EXPECT_EQ(joined(ErrorLog::take()), "") << "the runtime reported errors";
+}
+
+// What the plans say, checked where no GPU is needed: a pipeline with no
+// device buffer to plan (every stage fused into its outputs' GPU tiles)
+// allocates nothing in a call, so its plan declares it capturable; the
+// corpus holds such pipelines written by hand.
+TEST(CorpusGraphPlans, EveryPipelineWithNothingToPlanIsCapturable) {
+    std::vector<std::string> nothing_to_plan;
+    for (const CudaCorpusEntry &e : cuda_corpus()) {
+        if (e.planned_buffers == 0) {
+            nothing_to_plan.push_back(e.pipeline.name);
+            EXPECT_TRUE(e.pipeline.capturable) << e.pipeline.name;
+        }
+    }
+    for (const char *tile_fused : {"yuv_planes", "mip_levels"}) {
+        EXPECT_NE(std::find(nothing_to_plan.begin(), nothing_to_plan.end(), tile_fused), nothing_to_plan.end())
+            << tile_fused << " plans a device buffer: its schedule no longer fuses every stage into its tiles";
+    }
 }
 
 // Below and at the estimates (twice them is covered by the RunGen-style

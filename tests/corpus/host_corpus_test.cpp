@@ -8,8 +8,12 @@
 
 #include "corpus_auto_exposure_arena.h"
 #include "corpus_auto_exposure_plain.h"
+#include "corpus_auto_harris_arena.h"
+#include "corpus_auto_harris_plain.h"
 #include "corpus_auto_levels_arena.h"
 #include "corpus_auto_levels_plain.h"
+#include "corpus_auto_unsharp_arena.h"
+#include "corpus_auto_unsharp_plain.h"
 #include "corpus_bilateral_grid_arena.h"
 #include "corpus_bilateral_grid_plain.h"
 #include "corpus_camera_pipe_arena.h"
@@ -26,10 +30,14 @@
 #include "corpus_interpolate_plain.h"
 #include "corpus_local_laplacian_arena.h"
 #include "corpus_local_laplacian_plain.h"
+#include "corpus_mip_levels_arena.h"
+#include "corpus_mip_levels_plain.h"
 #include "corpus_nl_means_arena.h"
 #include "corpus_nl_means_plain.h"
 #include "corpus_stencil_chain_arena.h"
 #include "corpus_stencil_chain_plain.h"
+#include "corpus_yuv_planes_arena.h"
+#include "corpus_yuv_planes_plain.h"
 
 #include "harena/arena.hpp"
 
@@ -62,6 +70,10 @@ const Pipeline kPipelines[] = {
     entry<AutoExposure<corpus_auto_exposure_plain, corpus_auto_exposure_arena>>("auto_exposure"),
     entry<ColorGrade<corpus_color_grade_plain, corpus_color_grade_arena>>("color_grade"),
     entry<AutoLevels<corpus_auto_levels_plain, corpus_auto_levels_arena>>("auto_levels"),
+    entry<YuvPlanes<corpus_yuv_planes_plain, corpus_yuv_planes_arena>>("yuv_planes"),
+    entry<MipLevels<corpus_mip_levels_plain, corpus_mip_levels_arena>>("mip_levels"),
+    entry<AutoUnsharp<corpus_auto_unsharp_plain, corpus_auto_unsharp_arena>>("auto_unsharp"),
+    entry<AutoHarris<corpus_auto_harris_plain, corpus_auto_harris_arena>>("auto_harris"),
 };
 
 std::string joined(const std::vector<std::string> &messages) {

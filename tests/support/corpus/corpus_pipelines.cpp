@@ -4,6 +4,8 @@
 // way of running a pipeline sees the same inputs on the same call.
 #include "corpus_pipelines.h"
 
+#include <algorithm>
+
 namespace harena_corpus {
 
 namespace {
@@ -14,6 +16,17 @@ Buffer<> image(halide_type_t t, int w, int h, int channels = 0) {
 
 uint64_t seed(int call, int input) {
     return (uint64_t)call * 1000003u + (uint64_t)input;
+}
+
+// The autoscheduled pipelines run between 256 pixels and their estimates:
+// Halide 14's schedules fail in Halide's default build outside that range.
+// Its Mullapudi2016 CPU tiles read before an input's minimum on images
+// narrower than a tile (256 pixels at these estimates); its Li2018 CUDA
+// schedules launch one grid dimension of a block per 64 pixels of every row,
+// which CUDA caps at 65535 blocks (cuLaunchKernel fails past about 4
+// megapixels, twice the estimates' extents included).
+int autoscheduled_extent(int estimate, double s) {
+    return std::min(std::max(scaled(estimate, s), 256), estimate);
 }
 
 }  // namespace
@@ -142,6 +155,50 @@ void AutoLevelsArgs::write(Workload &w, int call) {
     w.call = call;
     // A scan whose range of codes changes every call, so that the levels do.
     fill(w.inputs[0], seed(call, 0), (call * 23) % 60, 255 - (call * 41) % 90);
+}
+
+Workload YuvPlanesArgs::make(double s) {
+    // Even extents: each chroma sample covers a whole 2x2 block.
+    const int w = 2 * scaled(960, s), h = 2 * scaled(540, s);
+    return Workload{{image(halide_type_of<uint8_t>(), w, h, 3)},
+                    {image(halide_type_of<uint8_t>(), w, h), image(halide_type_of<uint8_t>(), w / 2, h / 2),
+                     image(halide_type_of<uint8_t>(), w / 2, h / 2)}};
+}
+void YuvPlanesArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0, 255);
+}
+
+Workload MipLevelsArgs::make(double s) {
+    // Extents that halve exactly three times.
+    const int w = 8 * scaled(128, s), h = 8 * scaled(128, s);
+    Workload work{{image(halide_type_of<float>(), w, h)}, {}};
+    for (int level = 1; level <= 3; level++) {
+        work.outputs.push_back(image(halide_type_of<float>(), w >> level, h >> level));
+    }
+    return work;
+}
+void MipLevelsArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+}
+
+Workload AutoUnsharpArgs::make(double s) {
+    const int w = autoscheduled_extent(1536, s), h = autoscheduled_extent(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h)}, {image(halide_type_of<float>(), w, h)}};
+}
+void AutoUnsharpArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
+}
+
+Workload AutoHarrisArgs::make(double s) {
+    const int w = autoscheduled_extent(1536, s), h = autoscheduled_extent(2560, s);
+    return Workload{{image(halide_type_of<float>(), w, h, 3)}, {image(halide_type_of<float>(), w, h)}};
+}
+void AutoHarrisArgs::write(Workload &w, int call) {
+    w.call = call;
+    fill(w.inputs[0], seed(call, 0), 0.0, 1.0);
 }
 
 }  // namespace harena_corpus

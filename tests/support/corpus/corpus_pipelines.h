@@ -254,4 +254,68 @@ struct AutoLevels : AutoLevelsArgs {
     }
 };
 
+struct YuvPlanesArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+};
+template<auto Plain, auto Planned>
+struct YuvPlanes : YuvPlanesArgs {
+    // outputs: luma, chroma u, chroma v
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.outputs[0], w.outputs[1], w.outputs[2]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.outputs[0], w.outputs[1], w.outputs[2]);
+    }
+};
+
+struct MipLevelsArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+};
+template<auto Plain, auto Planned>
+struct MipLevels : MipLevelsArgs {
+    // outputs: levels 1, 2 and 3
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], w.outputs[0], w.outputs[1], w.outputs[2]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], w.outputs[0], w.outputs[1], w.outputs[2]);
+    }
+};
+
+struct AutoUnsharpArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float amount(const Workload &w) {
+        return cycle(w.call, {1.0f, 0.5f, 2.0f});
+    }
+};
+template<auto Plain, auto Planned>
+struct AutoUnsharp : AutoUnsharpArgs {
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], amount(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], amount(w), w.outputs[0]);
+    }
+};
+
+struct AutoHarrisArgs {
+    static Workload make(double scale);
+    static void write(Workload &w, int call);
+    static float k(const Workload &w) {
+        return cycle(w.call, {0.04f, 0.06f, 0.05f});
+    }
+};
+template<auto Plain, auto Planned>
+struct AutoHarris : AutoHarrisArgs {
+    static int plain(Workload &w) {
+        return Plain(w.inputs[0], k(w), w.outputs[0]);
+    }
+    static int planned(void *a, Workload &w) {
+        return Planned(a, w.inputs[0], k(w), w.outputs[0]);
+    }
+};
+
 }  // namespace harena_corpus

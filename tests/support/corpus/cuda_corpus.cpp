@@ -8,9 +8,15 @@
 #include "corpus_auto_exposure_cuda_arena.arena.h"
 #include "corpus_auto_exposure_cuda_arena.h"
 #include "corpus_auto_exposure_cuda_plain.h"
+#include "corpus_auto_harris_cuda_arena.arena.h"
+#include "corpus_auto_harris_cuda_arena.h"
+#include "corpus_auto_harris_cuda_plain.h"
 #include "corpus_auto_levels_cuda_arena.arena.h"
 #include "corpus_auto_levels_cuda_arena.h"
 #include "corpus_auto_levels_cuda_plain.h"
+#include "corpus_auto_unsharp_cuda_arena.arena.h"
+#include "corpus_auto_unsharp_cuda_arena.h"
+#include "corpus_auto_unsharp_cuda_plain.h"
 #include "corpus_bilateral_grid_cuda_arena.arena.h"
 #include "corpus_bilateral_grid_cuda_arena.h"
 #include "corpus_bilateral_grid_cuda_plain.h"
@@ -35,12 +41,18 @@
 #include "corpus_local_laplacian_cuda_arena.arena.h"
 #include "corpus_local_laplacian_cuda_arena.h"
 #include "corpus_local_laplacian_cuda_plain.h"
+#include "corpus_mip_levels_cuda_arena.arena.h"
+#include "corpus_mip_levels_cuda_arena.h"
+#include "corpus_mip_levels_cuda_plain.h"
 #include "corpus_nl_means_cuda_arena.arena.h"
 #include "corpus_nl_means_cuda_arena.h"
 #include "corpus_nl_means_cuda_plain.h"
 #include "corpus_stencil_chain_cuda_arena.arena.h"
 #include "corpus_stencil_chain_cuda_arena.h"
 #include "corpus_stencil_chain_cuda_plain.h"
+#include "corpus_yuv_planes_cuda_arena.arena.h"
+#include "corpus_yuv_planes_cuda_arena.h"
+#include "corpus_yuv_planes_cuda_plain.h"
 
 namespace harena_corpus {
 
@@ -83,6 +95,10 @@ const std::vector<CudaCorpusEntry> &cuda_corpus() {
         CUDA_CORPUS_ENTRY(auto_exposure, AutoExposure, CORPUS_AUTO_EXPOSURE_CUDA_ARENA),
         CUDA_CORPUS_ENTRY(color_grade, ColorGrade, CORPUS_COLOR_GRADE_CUDA_ARENA),
         CUDA_CORPUS_ENTRY(auto_levels, AutoLevels, CORPUS_AUTO_LEVELS_CUDA_ARENA),
+        CUDA_CORPUS_ENTRY(yuv_planes, YuvPlanes, CORPUS_YUV_PLANES_CUDA_ARENA),
+        CUDA_CORPUS_ENTRY(mip_levels, MipLevels, CORPUS_MIP_LEVELS_CUDA_ARENA),
+        CUDA_CORPUS_ENTRY(auto_unsharp, AutoUnsharp, CORPUS_AUTO_UNSHARP_CUDA_ARENA),
+        CUDA_CORPUS_ENTRY(auto_harris, AutoHarris, CORPUS_AUTO_HARRIS_CUDA_ARENA),
     };
     return entries;
 }
