@@ -2,7 +2,7 @@
 // runtime does), so that programs link and run without it where there is no
 // GPU; types and function-pointer types are the CUDA toolkit's own (cuda.h,
 // cudaTypedefs.h). The one loader of the runtime, the tests and the
-// benchmarks (defined in the runtime, runtime/src/cuda_driver.cpp).
+// benchmarks (defined in the runtime, runtime/src/core/cuda_driver.cpp).
 #pragma once
 
 #include <cuda.h>

@@ -1,7 +1,7 @@
 // The stand-in graph driver of the graph cache's tests (fake_graph_backend.h).
 #include "fake_graph_backend.h"
 
-#include "graph_backend.h"
+#include "graph/backend.h"
 
 namespace harena_test {
 

@@ -1,4 +1,4 @@
-// runtime/src/halide_device_impl.h transcribes the backend table behind a
+// runtime/src/core/halide_device_impl.h transcribes the backend table behind a
 // Halide device interface, which Halide does not install. This checks the
 // transcription entry by entry against the release's own runtime: the CUDA
 // interface of a linked host-cuda pipeline must hold, in each named field,
@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "HalideRuntimeCuda.h"
-#include "halide_device_impl.h"
+#include "core/halide_device_impl.h"
 #include "harena_rt_chain_cuda.h"
 
 extern "C" {

@@ -2,11 +2,11 @@
 // composes them; the C API tests cover them inside an arena).
 #include <gtest/gtest.h>
 
-#include "capture.h"
-#include "debug_records.h"
-#include "growth.h"
-#include "measure.h"
-#include "stats.h"
+#include "graph/state.h"
+#include "debug/state.h"
+#include "growth/state.h"
+#include "measure/state.h"
+#include "stats/state.h"
 
 using namespace harena::detail;
 

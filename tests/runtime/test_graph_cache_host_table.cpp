@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "fake_graph_backend.h"
-#include "graph_host_blocks.h"
+#include "graph/host_blocks.h"
 #include "harena/graph.hpp"
 
 using namespace harena_test;

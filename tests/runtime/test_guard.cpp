@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "guard/state.h"
 #include "host_arena.h"
 
 using harena_test::HostArena;
@@ -155,17 +156,17 @@ TEST(RuntimeGuard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused)
     ASSERT_EQ(harena_pipeline_enter(uc, "p", nullptr, 4096, 4096, HARENA_PIPELINE_GUARDS, 256), HARENA_OK);
     const uint64_t base = harena_pipeline_base(uc);
     // f at 256 (one band into the frame), 100 bytes in a slice of 256.
-    EXPECT_EQ(harena_guard_slice(uc, "p", "f", base + 256, 100, 156 + 256), HARENA_OK);
+    EXPECT_EQ(harena::detail::guard_slice(uc, "p", "f", base + 256, 100, 156 + 256), HARENA_OK);
     write_byte(base + 256 + 100);
-    EXPECT_EQ(harena_guard_check(uc, base + 256), HARENA_ERROR_GUARD_DAMAGED);
+    EXPECT_EQ(harena::detail::guard_check(uc, base + 256), HARENA_ERROR_GUARD_DAMAGED);
     EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "buffer 'f'", "from 1 to 1 bytes past its end"}));
     // g is dead without a check (its Free was on another path); h reuses its
     // bytes, so g's band is checked first.
-    EXPECT_EQ(harena_guard_slice(uc, "p", "g", base + 256, 40, 216 + 256), HARENA_OK);
+    EXPECT_EQ(harena::detail::guard_slice(uc, "p", "g", base + 256, 40, 216 + 256), HARENA_OK);
     write_byte(base + 256 + 300);
-    EXPECT_EQ(harena_guard_slice(uc, "p", "h", base + 256, 1000, 256), HARENA_ERROR_GUARD_DAMAGED);
+    EXPECT_EQ(harena::detail::guard_slice(uc, "p", "h", base + 256, 1000, 256), HARENA_ERROR_GUARD_DAMAGED);
     EXPECT_TRUE(last_error_mentions({"buffer 'g'", "from 261 to 261 bytes past its end"}));
-    EXPECT_EQ(harena_guard_check(uc, base + 256), HARENA_OK);
+    EXPECT_EQ(harena::detail::guard_check(uc, base + 256), HARENA_OK);
     write_byte(base - 1 + 256);  // before the pipeline's first slice, inside its frame
     harena_pipeline_exit_as_destructor(uc, reinterpret_cast<void *>(base));
     EXPECT_TRUE(last_error_mentions({"pipeline 'p' wrote before the first slice of its frame", "from 1 to 1 bytes"}));
@@ -175,7 +176,7 @@ TEST(RuntimeGuard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused)
 
 TEST(RuntimeGuard, APlannedSliceOutsideTheArenaIsRefused) {
     HostArena a(1 << 16, guarded());
-    EXPECT_EQ(harena_guard_slice(a.arena, "p", "f", a.base() + (1 << 16) - 10, 8, 256), HARENA_ERROR_NOT_IN_ARENA);
+    EXPECT_EQ(harena::detail::guard_slice(a.arena, "p", "f", a.base() + (1 << 16) - 10, 8, 256), HARENA_ERROR_NOT_IN_ARENA);
     EXPECT_TRUE(last_error_mentions({"the slice of f", "is not inside arena"}));
 }
 

@@ -3,7 +3,7 @@
 #include <string>
 #include <thread>
 
-#include "arena.h"
+#include "core/arena.h"
 #include "host_arena.h"
 
 using harena_test::HostArena;

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "fake_nvtx_injection.h"
-#include "graph_backend.h"
+#include "graph/backend.h"
 #include "harena/cuda.h"
 #include "host_arena.h"
+#include "nvtx/state.h"
 #include "nvtx_test_support.h"
 
 namespace harena_test {
@@ -179,10 +180,10 @@ TEST_F(Nvtx, AReservationIsOneRegionUntilItsPusherDeclaresSlices) {
     mark_ = tool().events.size();
     const harena_frame frame = arena.push(1024);
     const uint64_t f = frame.base;
-    EXPECT_EQ(harena_nvtx_region(arena.arena, f + 256, 128, 1), HARENA_OK);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, f, 256, 1), HARENA_OK);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, f + 256, 128, 0), HARENA_OK);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, f + 256, 128, 0), HARENA_OK);  // no longer registered: nothing
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, f + 256, 128, true), HARENA_OK);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, f, 256, true), HARENA_OK);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, f + 256, 128, false), HARENA_OK);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, f + 256, 128, false), HARENA_OK);  // no longer registered: nothing
     std::vector<FakeNvtxEvent> e = events();
     ASSERT_EQ(e.size(), 5u);
     expect_event(e[0], Kind::region_register, f, 1024);
@@ -190,9 +191,9 @@ TEST_F(Nvtx, AReservationIsOneRegionUntilItsPusherDeclaresSlices) {
     expect_event(e[2], Kind::region_register, f + 256, 128);
     expect_event(e[3], Kind::region_register, f, 256);
     expect_event(e[4], Kind::region_unregister, f + 256);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, arena.base() + 8192, 1, 1), HARENA_ERROR_NOT_IN_ARENA);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, arena.base() + 8000, 256, 1), HARENA_ERROR_NOT_IN_ARENA);
-    EXPECT_EQ(harena_nvtx_region(&arena, f, 1, 1), HARENA_ERROR_NOT_AN_ARENA);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, arena.base() + 8192, 1, true), HARENA_ERROR_NOT_IN_ARENA);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, arena.base() + 8000, 256, true), HARENA_ERROR_NOT_IN_ARENA);
+    EXPECT_EQ(harena::detail::nvtx_region(&arena, f, 1, true), HARENA_ERROR_NOT_AN_ARENA);
     EXPECT_EQ(harena_pop(arena.arena, frame), HARENA_OK);
     e = events();
     ASSERT_EQ(e.size(), 6u);
@@ -289,7 +290,7 @@ TEST_F(Nvtx, HostArenasRegisterNothing) {
     HostArena arena(4096);
     const harena_frame frame = arena.push(256);
     const uint64_t a = arena.alloc(100);
-    EXPECT_EQ(harena_nvtx_region(arena.arena, a, 100, 1), HARENA_OK);
+    EXPECT_EQ(harena::detail::nvtx_region(arena.arena, a, 100, true), HARENA_OK);
     EXPECT_EQ(harena_free(arena.arena, a, 100), HARENA_OK);
     EXPECT_EQ(harena_pop(arena.arena, frame), HARENA_OK);
     EXPECT_TRUE(events().empty());

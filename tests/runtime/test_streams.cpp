@@ -1,4 +1,4 @@
-// Stream order (runtime/src/stream_order.h) against a stand-in for CUDA's
+// Stream order (runtime/src/streams/state.h) against a stand-in for CUDA's
 // events that logs every record and wait: bytes reused on the stream that
 // last used them cost nothing, bytes that cross streams cost one record on
 // the last user and one wait on the new one, and retired streams are waited
@@ -11,7 +11,7 @@
 
 #include "harena/runtime.h"
 #include "host_arena.h"
-#include "stream_events.h"
+#include "streams/events.h"
 
 using harena::detail::StreamEventBackend;
 using harena_test::dummy_interface;

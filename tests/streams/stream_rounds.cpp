@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "stream_events.h"
+#include "streams/events.h"
 
 namespace harena_test {
 

@@ -14,13 +14,12 @@
  * aligned to the arena's alignment only.
  *
  * Guard-band layout (harena_options.guard, for pipelines that declare
- * HARENA_PIPELINE_GUARDS). Let G = harena_pipeline_guard_bytes(): the band,
- * a multiple of the arena's alignment (so, once the entry has accepted the
- * pipeline, of the pipeline's), 0 when guard mode is off. The frame starts
- * with one band, [base, base + G); each slice is followed by its band, and a
- * slice starts at least G past the end of every slice it rests on. The
- * pipeline uses G as it is; the runtime records the band at the frame's
- * start at entry and each slice's band in harena_guard_slice.
+ * HARENA_PIPELINE_GUARDS): harena/guard_layout.h, which the planner pass and
+ * the runtime both use. G = harena_pipeline_guard_bytes() is a multiple of
+ * the arena's alignment (so, once the entry has accepted the pipeline, of
+ * the pipeline's), 0 when guard mode is off. The pipeline uses G as it is;
+ * the runtime records the band at the frame's start at entry and each
+ * slice's band in harena_pipeline_slice.
  */
 #ifndef HARENA_PIPELINE_ABI_H
 #define HARENA_PIPELINE_ABI_H
@@ -159,21 +158,6 @@ int harena_argument_device_and_host_malloc(void *user_context, struct halide_buf
  * user_context is not a live arena (harena_pipeline_enter reports that). */
 uint64_t harena_pipeline_guard_bytes(void *user_context);
 
-/* A planned pipeline's slice at `address` (`bytes` used by the buffer, and
- * `band_bytes` after them that nothing may write) is handed out: checks the
- * bands of earlier slices whose bytes it reuses, then fills and records its
- * own. Returns HARENA_ERROR_GUARD_DAMAGED after reporting an earlier slice's
- * damaged band. */
-int harena_guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address,
-                       uint64_t bytes, uint64_t band_bytes);
-
-/* The slice at `address` is freed: checks its band and forgets it (0 when no
- * band is recorded there). At the frame's base (harena_pipeline_base) it
- * checks the band that starts the frame and those of the frame's slices still
- * recorded (whose frees were not reported), which a pipeline does before it
- * returns so that a damaged one fails the call. */
-int harena_guard_check(void *user_context, uint64_t address);
-
 /* Guard mode and memory checkers for a planned pipeline's slices, while
  * either is on in the call (its band, harena_pipeline_guard_bytes, is
  * nonzero or harena_nvtx_attached is). The pipeline builds one slice table
@@ -193,21 +177,23 @@ struct harena_slice_table {
 /* The slice of buffer `index` is handed out (live nonzero) or freed (live
  * 0). It lies at `address` and holds `slice_bytes` in this call, of which its
  * buffer uses `bytes` (both ignored when freed). Handed out: declared live
- * (harena_nvtx_region), then its band filled, from `bytes` to the end of the
- * slice and on for the guard band (harena_guard_slice, naming the pipeline and
- * the buffer). Freed: its band checked (harena_guard_check), then declared no
- * longer live. Returns the first of those calls' errors, which it also
- * records in table->status unless an earlier event's is there: the pipeline
- * goes on, so that every later slice is banded and checked as usual, and
+ * to an attached memory checker (a region of the arena's NVTX heap, see
+ * harena_nvtx_attached), then it checks the bands of earlier slices whose
+ * bytes it reuses and fills its own band, from `bytes` to the end of the
+ * slice and on for the guard band, naming the pipeline and the buffer in
+ * reports. Freed: its band checked and forgotten, then declared no longer
+ * live. HARENA_ERROR_NOT_IN_ARENA when the slice with its band does not lie
+ * in the arena; HARENA_ERROR_GUARD_DAMAGED after reporting a damaged band.
+ * Returns the first of those errors, which it also records in table->status
+ * unless an earlier event's is there: the pipeline goes on, so that every later slice is banded and checked as usual, and
  * fails when its frame ends. */
 int harena_pipeline_slice(void *user_context, struct harena_slice_table *table, uint32_t index, int live,
                           uint64_t address, uint64_t slice_bytes, uint64_t bytes);
 
 /* Before a successful return: the first error of the call's slice events,
  * else, in guard mode, the check of the band that starts the frame based at
- * frame_base and of the bands of its slices not reported freed
- * (harena_guard_check), so that a damaged band fails the call: the frame's
- * pop can only report. */
+ * frame_base and of the bands of its slices not reported freed, so that a
+ * damaged band fails the call: the frame's pop can only report. */
 int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *table, uint64_t frame_base);
 
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
@@ -224,18 +210,11 @@ void harena_pipeline_exit_as_destructor(void *user_context, void *frame_base_as_
  * memory is an NVTX sub-allocator heap: only its live slices may be
  * accessed. Allocations are slices from allocation to free or to their
  * frame's pop; a frame's reservation (harena_push, harena_pipeline_enter) is
- * one slice until its pusher describes its own: live nonzero declares
- * [address, address + bytes) in the arena a live slice (the reservation
- * around it stops being one, so its other bytes are out of bounds until
- * declared too), live 0 ends the slice declared at address. Slices still
- * live when their frame pops end then. A planned pipeline calls it per
- * planned buffer, through harena_pipeline_slice (user_context: the arena). A no-op returning 0 when no tool
- * is attached or the arena holds host memory; HARENA_ERROR_NOT_IN_ARENA
- * when the slice does not lie in the arena. */
-int harena_nvtx_region(void *user_context, uint64_t address, uint64_t bytes, int live);
-
-/* Nonzero when a memory checker is attached (NVTX injection loaded), so that
- * a planned pipeline describes its slices (harena_nvtx_region) only then. */
+ * one slice until its pusher describes its own (harena_pipeline_slice), and
+ * slices still live when their frame pops end then.
+ *
+ * Nonzero when a memory checker is attached (NVTX injection loaded), so that
+ * a planned pipeline describes its slices only then. */
 int harena_nvtx_attached(void);
 
 #ifdef __cplusplus

@@ -1,0 +1,215 @@
+// Calls of pipelines built with the arena feature captured once as CUDA
+// graphs and replayed. Such a pipeline allocates nothing during a call (its
+// intermediates are planned, or it has none) and its intermediates lie at
+// offsets fixed by the call's sizes, so one captured call replays correctly
+// for any later call that would launch the same kernels on the same
+// addresses: the key is built from exactly what the graph bakes in. The
+// cache's work (cache.h); its entry points are in abi.cpp.
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/cache.h"
+
+#include "core/arena.h"
+#include "core/errors.h"
+#include "cuda/stream_context.h"
+#include "graph/host_blocks.h"
+
+namespace harena::detail {
+
+void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
+    if (backend != nullptr && (e.graph != nullptr || e.exec != nullptr)) {
+        backend->destroy(e.graph, e.exec);
+    }
+    e.graph = e.exec = nullptr;
+    // The arena's context for the frees, where it is still live.
+    const bool live = !e.host_blocks.empty() && arena != nullptr && is_registered(arena);
+    free_host_blocks(live ? &arena->cuda : nullptr, e.host_blocks);
+}
+
+// A region that changed (grown, shrunk) moved every intermediate.
+void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend) {
+    if (cache.generation == cache.arena->generation) {
+        return;
+    }
+    for (Entry &e : cache.entries) {
+        cache.stats.invalidated += e.exec != nullptr;
+        drop(cache.arena, backend, e);
+    }
+    cache.entries.clear();
+    cache.generation = cache.arena->generation;
+}
+
+Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std::string &key) {
+    if (cache.entries.size() >= cache.capacity) {
+        size_t oldest = 0;
+        for (size_t i = 1; i < cache.entries.size(); i++) {
+            if (cache.entries[i].last_use < cache.entries[oldest].last_use) {
+                oldest = i;
+            }
+        }
+        cache.stats.evictions += cache.entries[oldest].exec != nullptr;
+        drop(cache.arena, backend, cache.entries[oldest]);
+        cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
+    }
+    cache.entries.emplace_back();
+    cache.entries.back().key = key;
+    return cache.entries.back();
+}
+
+int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
+    cache.stats.ordinary++;
+    cache.waiter.launched_other();
+    *outcome = kind;
+    return call(cache.arena, closure);
+}
+
+int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
+              int *outcome) {
+    cache.stats.fallbacks[reason]++;
+    return ordinary(cache, call, closure, outcome, HARENA_GRAPH_FELL_BACK);
+}
+
+namespace {
+
+// Captures one call on the arena's stream, with *result the pipeline's
+// result. Nothing when e.exec holds the instantiated graph, else why not.
+std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
+                                             int *result) {
+    harena_arena &arena = *cache.arena;
+    void *stream = arena.cuda.stream();
+    // Before the context and the capture: no thread's drain may run while it lasts.
+    nvtx_capturing(true);
+    StreamContextScope in_context(arena.cuda);
+    const ReplaySignal *signal = cache.waiter.for_capture(backend, stream);
+    if (backend.begin_capture(stream) != 0) {
+        nvtx_capturing(false);
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    arena.capture.begin();
+    const uint64_t allocations = allocation_total(arena);
+    bool host_block_missed = false;
+    {
+        HostBlockCapture host_blocks(arena, e.host_blocks);
+        *result = call(&arena, closure);
+        host_block_missed = host_blocks.missed;
+    }
+    const bool allocated = allocation_total(arena) != allocations;
+    const Capture::Seen seen = arena.capture.end();
+    // The graph's last node: it writes the count a waiting thread reads.
+    e.signals = signal != nullptr && backend.signal_enqueue(*signal, stream) == 0;
+    void *graph = nullptr;
+    const int ended = backend.end_capture(stream, &graph);
+    nvtx_capturing(false);
+    e.graph = graph;
+    if (seen.refused || host_block_missed) {
+        return HARENA_GRAPH_NOT_CAPTURABLE;
+    }
+    if (ended != 0 || graph == nullptr) {
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    if (*result != 0) {
+        return HARENA_GRAPH_PIPELINE_FAILED;
+    }
+    if (!seen.entered) {
+        return HARENA_GRAPH_NOT_PLANNED;
+    }
+    if (allocated) {
+        return HARENA_GRAPH_ALLOCATED;
+    }
+    // A replay copies what the capture's host stages wrote only if each
+    // upload is a copy in the graph from a block the entry owns.
+    if (check_host_copies(graph, e.host_blocks) != nullptr) {
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    if (backend.instantiate(graph, &e.exec) != 0 || e.exec == nullptr) {
+        e.exec = nullptr;
+        return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
+    StreamContextScope in_context(cache.arena->cuda);
+    // The graph runs the captured call's kernels without the call's frame:
+    // under a memory checker the bytes above the top, where that frame lay
+    // (the key holds the top), are one live region for the launch.
+    harena_arena &arena = *cache.arena;
+    const uint64_t top = arena.base + top_of(arena);
+    const bool checked = arena.nvtx != nullptr && top < arena.base + arena.capacity;
+    if (checked) {
+        nvtx_reservation_register(*arena.nvtx, top, arena.base + arena.capacity - top);
+    }
+    const int err = backend.launch(e.exec, arena.cuda.stream());
+    if (checked) {
+        nvtx_frame_popped(*arena.nvtx, top);
+    }
+    if (err == 0 && e.signals) {
+        cache.waiter.launched_with_signal();
+    } else {
+        cache.waiter.launched_other();
+    }
+    if (err != 0) {
+        return report_error(cache.arena->user_context, halide_error_code_device_run_failed,
+                            "harena_graph_run: cuGraphLaunch failed with CUDA error %d", err);
+    }
+    for (size_t i = 0; i < e.written.size(); i++) {
+        if (e.written[i]) {
+            buffers[i]->set_device_dirty(true);
+        }
+    }
+    return 0;
+}
+
+int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
+                        halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call) {
+    const char *function = "harena_graph_run";
+    if (cache == nullptr || call == nullptr || (key == nullptr && key_bytes != 0) ||
+        (buffers == nullptr && buffer_count != 0) || buffer_count < 0) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: %s", function,
+                            cache == nullptr ? "the cache is NULL" : call == nullptr ? "the call is NULL" :
+                                                                                       "the key or the buffer list is NULL with a nonzero size");
+    }
+    if (int err = check_live(cache->arena, function, nullptr)) {
+        return err;
+    }
+    for (int i = 0; i < buffer_count; i++) {
+        if (buffers[i] == nullptr) {
+            return report_error(cache->arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                                "%s: buffer argument %d is NULL", function, i);
+        }
+    }
+    return HARENA_OK;
+}
+
+// The second sight of these arguments: captured, instantiated and launched,
+// or run as an ordinary call for the reason the capture gives.
+int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
+                       int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+    int result = 0;
+    for (int i = 0; i < buffer_count; i++) {
+        buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked by the caller)
+    }
+    const std::optional<harena_graph_fallback> reason = capture(c, backend, e, call, closure, &result);
+    e.written.resize(static_cast<size_t>(buffer_count));
+    for (int i = 0; i < buffer_count; i++) {
+        e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+    }
+    if (reason) {
+        drop(c.arena, &backend, e);
+        // A pipeline error may be this call's alone; the rest are for good.
+        if (*reason != HARENA_GRAPH_PIPELINE_FAILED) {
+            e.refused = reason;
+        }
+        return fall_back(c, *reason, call, closure, outcome);
+    }
+    c.stats.captures++;
+    *outcome = HARENA_GRAPH_CAPTURED;
+    return launch(c, backend, e, buffers);
+}
+
+}  // namespace harena::detail

@@ -1,0 +1,67 @@
+// A graph cache (harena_graph_cache_create): its entries, one per key, and
+// the steps of a call through it, which its entry points (abi.cpp) compose.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "graph/backend.h"
+#include "graph/host_blocks.h"
+#include "harena/cuda.h"
+
+namespace harena::detail {
+
+struct Entry {
+    std::string key;
+    void *graph = nullptr;
+    void *exec = nullptr;                          // set once captured and instantiated
+    std::optional<harena_graph_fallback> refused;  // once capture failed for good
+    bool signals = false;                          // the graph ends with the cache's replay signal
+    uint64_t last_use = 0;
+    // The buffers the captured call marked device-dirty (its outputs): a
+    // replay runs none of the pipeline's host code, so it marks them itself.
+    std::vector<bool> written;
+    // The host blocks its copies read (graph/host_blocks.h), freed with it.
+    HostBlocks host_blocks;
+};
+
+}  // namespace harena::detail
+
+struct harena_graph_cache {
+    harena_arena *arena = nullptr;
+    uint32_t capacity = 0;
+    uint64_t generation = 0;  // of the arena's region the entries were made in
+    uint64_t clock = 0;
+    std::vector<harena::detail::Entry> entries;
+    harena_graph_stats stats{};
+    harena::detail::ReplayWaiter waiter;  // what harena_graph_wait waits for
+    std::string key;                      // the last call's key
+};
+
+namespace harena::detail {
+
+// Destroys an entry's graph and frees the host blocks it read.
+void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e);
+// A region that changed (grown, shrunk) moved every intermediate: every
+// entry made in another region goes.
+void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend);
+// A new entry for `key`, evicting the least recently used one when full.
+Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std::string &key);
+// The call run as an ordinary one, its outcome `kind`.
+int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind);
+// The call run as an ordinary one, counted under `reason`.
+int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
+              int *outcome);
+// Replays the entry's graph for these buffers.
+int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers);
+// harena_graph_run's argument checks.
+int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
+                        halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call);
+// The second sight of these arguments: captured, instantiated and launched,
+// or run as an ordinary call for the reason the capture gives.
+int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
+                       int buffer_count, harena_graph_call call, void *closure, int *outcome);
+
+}  // namespace harena::detail

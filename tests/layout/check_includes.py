@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""Checks which way the includes of the runtime run;
+exits 1 naming each file and include that runs the wrong way.
+
+runtime/src is the arena core (core/) and one folder per feature. A feature
+folder holds its state header (state.h: the class the arena keeps as a
+member, and what the core calls), its logic, and abi.cpp with its C entry
+points. Includes are written from runtime/src ("core/arena.h",
+"streams/spans.h").
+- Every source lies in a folder: none directly in runtime/src.
+- The core includes no feature header, except that core/arena.h, which
+  composes the arena, includes each feature's state.h.
+- Within a feature, only abi.cpp includes core/arena.h: the rest of the
+  feature works on its own state and the core's own headers. ARENA_FACING
+  names the files that still work on the whole arena, each with its reason.
+- A feature includes no other feature's internals: of another feature, only
+  its state.h, or a header EXPORTED names.
+- An include of a runtime source names its folder ("core/errors.h", not
+  "errors.h").
+
+Usage: check_includes.py [REPOSITORY_ROOT]  (default: two folders above this file)
+Python 3 standard library only.
+"""
+import os
+import re
+import sys
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+SOURCE_SUFFIXES = ('.h', '.hpp', '.cpp', '.cc')
+
+RUNTIME_SRC = os.path.join('runtime', 'src')
+CORE = 'core'
+ARENA_HEADER = 'core/arena.h'
+STATE_HEADER = 'state.h'
+
+# Feature files other than abi.cpp that include core/arena.h: they act on the
+# arena as a whole, not on their feature's state alone.
+ARENA_FACING = {
+    'streams/order.cpp': 'stream order moves the core\'s allocation limit and home stream with the frames',
+    'streams/spans.cpp': 'the stream spans follow the core\'s region and top',
+    'graph/cache.cpp': 'a capture runs a call on the arena and its stream, and a region change drops the graphs',
+}
+
+# Headers of a feature other than state.h that other features may include.
+EXPORTED = {
+    'cuda/stream_context.h': 'the binding\'s context, current while the stream and graph calls run',
+}
+
+
+def sources(root, folder):
+    """Source files below folder, as paths relative to it with '/' separators."""
+    base = os.path.join(root, folder)
+    found = []
+    for top, dirs, files in os.walk(base):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(SOURCE_SUFFIXES):
+                found.append(os.path.relpath(os.path.join(top, name), base).replace(os.sep, '/'))
+    return found
+
+
+def includes(path):
+    """(line number, included name) of each quoted include in the file."""
+    with open(path, encoding='utf-8') as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE.match(line)
+            if m:
+                yield number, m.group(1)
+
+
+def folder_of(relative):
+    return relative.split('/')[0] if '/' in relative else ''
+
+
+def runtime_failures(root):
+    base = os.path.join(root, RUNTIME_SRC)
+    if not os.path.isdir(base):
+        return [f'{RUNTIME_SRC}: not found']
+    files = sources(root, RUNTIME_SRC)
+    known = set(files)
+    basenames = {}
+    for f in files:
+        basenames.setdefault(os.path.basename(f), []).append(f)
+    failures = []
+    for f in files:
+        where = f'{RUNTIME_SRC}/{f}'
+        folder = folder_of(f)
+        if not folder:
+            failures.append(f'{where}: lies directly in {RUNTIME_SRC}; put it in core/ or its feature\'s folder')
+            continue
+        for number, name in includes(os.path.join(base, f)):
+            at = f'{where}:{number}: #include "{name}"'
+            if name not in known:
+                if '/' not in name and name in basenames:
+                    failures.append(f'{at}: name the folder ({" or ".join(basenames[name])})')
+                continue  # a public or third-party header
+            target = folder_of(name)
+            if target == folder:
+                continue
+            if folder == CORE:
+                if target != CORE and not (f == ARENA_HEADER and name == f'{target}/{STATE_HEADER}'):
+                    failures.append(f'{at}: the core includes no feature header (only {ARENA_HEADER} includes '
+                                    f'each feature\'s {STATE_HEADER})')
+                continue
+            if name == ARENA_HEADER:
+                if os.path.basename(f) != 'abi.cpp' and f not in ARENA_FACING:
+                    failures.append(f'{at}: within a feature only abi.cpp includes {ARENA_HEADER}; move the code '
+                                    f'that needs the whole arena there, or work on the feature\'s state')
+                continue
+            if target == CORE:
+                continue
+            if os.path.basename(name) != STATE_HEADER and name not in EXPORTED:
+                failures.append(f'{at}: {name} is an internal of the feature {target}/; include its '
+                                f'{STATE_HEADER}, or reach it through the core')
+    for f in sorted(ARENA_FACING):
+        if f not in known:
+            failures.append(f'{__file__}: ARENA_FACING names {RUNTIME_SRC}/{f}, which does not exist')
+    for f in sorted(EXPORTED):
+        if f not in known:
+            failures.append(f'{__file__}: EXPORTED names {RUNTIME_SRC}/{f}, which does not exist')
+    return failures
+
+
+def main(argv):
+    root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
+    failures = runtime_failures(root)
+    for failure in failures:
+        print(failure)
+    if failures:
+        print(f'check_includes: {len(failures)} include(s) run the wrong way')
+        return 1
+    print('check_includes: ok')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv))
