@@ -69,58 +69,94 @@ uint64_t good_enough(uint64_t lower_bound, double ratio) {
 // Lowest first goes first because it usually wins where it runs to the
 // end: a later pass gives up as soon as it reaches the best arena so far,
 // which it can then no longer beat. A lowest-first pass gives up once out
-// of its work budget; first fit always runs to the end when nothing better
-// is known, so there is always a plan.
+// of its work budget, or as soon as it falls behind that budget's pace
+// (LowestFirstLimits::pace); first fit always runs to the end when nothing
+// better is known, so there is always a plan.
+//
+// A pass that falls behind its pace shows that lowest first fights the
+// skyline on this problem (many buffers alive at once, where each check
+// also costs the most): on 1,000,000 buffers, a lowest-first pass takes 87
+// checks of about 0.23 us per buffer, first fit about 12 us per buffer.
+// First fit then runs at once rather than last, so that its plan is the bar
+// every later lowest-first pass must beat, and the answer where it reaches
+// the goal.
 struct Greedy {
     Incumbent best;
     std::string method;
     std::vector<int64_t> bias;
 };
 
-Greedy greedy_passes(const Prepared &prepared, const std::vector<uint64_t> &pressure,
-                     const std::vector<int64_t> &slack, const SolverOptions &options, uint64_t goal) {
-    Greedy greedy;
-    const std::vector<int64_t> plain(prepared.items.size(), 0);
-    auto consider = [&](Incumbent &&candidate, const char *kind, Order order, const std::vector<int64_t> &bias) {
-        if (candidate.arena < greedy.best.arena) {
-            greedy.best = std::move(candidate);
-            greedy.method = std::string(kind) + " " + order_name(order) + (&bias == &plain ? " unbiased" : "");
-            greedy.bias = bias;
-        }
-    };
-    const uint64_t n = prepared.items.size();
-    const uint64_t per_pass = saturating_product(options.lowest_first_work_per_buffer, n);
-    uint64_t left = saturating_product(options.lowest_first_total_work_per_buffer, n);
-    const std::vector<uint64_t> floor(prepared.points, 0);
-    auto lowest_first = [&](Order order, const std::vector<int64_t> &bias) {
-        if (greedy.best.arena <= goal || per_pass == 0 || left == 0) return;
-        Incumbent candidate;
-        candidate.order = detail::make_order(prepared, order, pressure);
-        candidate.offsets.resize(n);
-        detail::LowestFirst pass(prepared, candidate.order, 0, floor);
-        candidate.arena = pass.run(candidate.offsets, bias, greedy.best.arena, {std::min(per_pass, left)});
-        left -= std::min(left, pass.work());
-        consider(std::move(candidate), "lowest-first", order, bias);
-    };
-    for (Order order : options.lowest_first_orders)
-        lowest_first(order, slack);
-    for (Order order : options.lowest_first_plain_orders)
-        lowest_first(order, plain);
-    std::vector<Order> first_fit_orders = options.first_fit_orders;
-    if (first_fit_orders.empty() && greedy.best.arena == UINT64_MAX) first_fit_orders = {Order::SizeClassDesc};
-    // Built only when a first-fit pass runs, which lowest first often
-    // makes unnecessary.
-    std::optional<detail::GapIndex> index;
-    for (Order order : first_fit_orders) {
-        if (greedy.best.arena <= goal) break;
-        if (!index) index.emplace(detail::sections_of(prepared));
-        Incumbent candidate;
-        candidate.order = detail::make_order(prepared, order, pressure);
-        candidate.arena = detail::first_fit(prepared, *index, candidate.order, candidate.offsets, greedy.best.arena);
-        consider(std::move(candidate), "first-fit", order, slack);
+class GreedyPasses {
+public:
+    GreedyPasses(const Prepared &prepared, const std::vector<uint64_t> &pressure, const std::vector<int64_t> &slack,
+                 const SolverOptions &options, uint64_t goal)
+        : prepared_(prepared), pressure_(pressure), slack_(slack), plain_(prepared.items.size(), 0),
+          options_(options), goal_(goal), n_(prepared.items.size()),
+          per_pass_(saturating_product(options.lowest_first_work_per_buffer, n_)),
+          left_(saturating_product(options.lowest_first_total_work_per_buffer, n_)), floor_(prepared.points, 0) {
     }
-    return greedy;
-}
+
+    Greedy run() {
+        for (Order order : options_.lowest_first_orders)
+            lowest_first(order, slack_);
+        for (Order order : options_.lowest_first_plain_orders)
+            lowest_first(order, plain_);
+        if (!first_fit_ran_) first_fit();
+        return std::move(greedy_);
+    }
+
+private:
+    void consider(Incumbent &&candidate, const char *kind, Order order, const std::vector<int64_t> &bias) {
+        if (candidate.arena < greedy_.best.arena) {
+            greedy_.best = std::move(candidate);
+            greedy_.method = std::string(kind) + " " + order_name(order) + (&bias == &plain_ ? " unbiased" : "");
+            greedy_.bias = bias;
+        }
+    }
+
+    void lowest_first(Order order, const std::vector<int64_t> &bias) {
+        if (greedy_.best.arena <= goal_ || per_pass_ == 0 || left_ == 0) return;
+        Incumbent candidate;
+        candidate.order = detail::make_order(prepared_, order, pressure_);
+        candidate.offsets.resize(n_);
+        detail::LowestFirst pass(prepared_, candidate.order, 0, floor_);
+        candidate.arena = pass.run(candidate.offsets, bias, greedy_.best.arena, {std::min(per_pass_, left_), per_pass_});
+        left_ -= std::min(left_, pass.work());
+        consider(std::move(candidate), "lowest-first", order, bias);
+        if (pass.fell_behind() && !first_fit_ran_) first_fit();
+    }
+
+    void first_fit() {
+        first_fit_ran_ = true;
+        std::vector<Order> orders = options_.first_fit_orders;
+        if (orders.empty() && greedy_.best.arena == UINT64_MAX) orders = {Order::SizeClassDesc};
+        // Built only when a first-fit pass runs, which lowest first often
+        // makes unnecessary.
+        std::optional<detail::GapIndex> index;
+        for (Order order : orders) {
+            if (greedy_.best.arena <= goal_) break;
+            if (!index) index.emplace(detail::sections_of(prepared_));
+            Incumbent candidate;
+            candidate.order = detail::make_order(prepared_, order, pressure_);
+            candidate.arena =
+                detail::first_fit(prepared_, *index, candidate.order, candidate.offsets, greedy_.best.arena);
+            consider(std::move(candidate), "first-fit", order, slack_);
+        }
+    }
+
+    const Prepared &prepared_;
+    const std::vector<uint64_t> &pressure_;
+    const std::vector<int64_t> &slack_;
+    const std::vector<int64_t> plain_;
+    const SolverOptions &options_;
+    const uint64_t goal_;
+    const uint64_t n_;
+    const uint64_t per_pass_;
+    uint64_t left_;  // of the work budget of all lowest-first passes together
+    const std::vector<uint64_t> floor_;
+    bool first_fit_ran_ = false;
+    Greedy greedy_;
+};
 
 // The arena the passes aim for. In capacity mode it is the capacity: any
 // plan within it will do, and the search looks there rather than at the
@@ -167,7 +203,7 @@ Incumbent best_plan(const Prepared &prepared, const SolverOptions &options, uint
     const uint64_t goal = goal_of(options, lower_bound);
     const std::vector<uint64_t> pressure = detail::peak_pressure(prepared);
     const std::vector<int64_t> bias = detail::slack_bias(pressure, lower_bound, options.slack_weight);
-    const Greedy greedy = greedy_passes(prepared, pressure, bias, options, goal);
+    const Greedy greedy = GreedyPasses(prepared, pressure, bias, options, goal).run();
     Incumbent best = greedy.best;
     method = greedy.method;
     const bool search = greedy.best.arena > goal && prepared.items.size() <= options.search_max_buffers &&

@@ -8,7 +8,9 @@
 // room) and first fit (TFLite's greedy by size: each buffer in turn at the
 // lowest offset that holds it, found through an index over time), each over
 // a few orders; the smallest arena wins. Lowest first runs within a work
-// budget per buffer and gives up past it (first fit then gives the plan).
+// budget per buffer and gives up past it, or as soon as it falls behind that
+// budget's pace; first fit then gives the plan, and after a pass that fell
+// behind it runs at once, as the bar for the lowest-first passes left.
 // Then, while the arena is above the lower bound, two bounded improvements,
 // each starting from the greedy plan: for small problems an exact search
 // (after MiniMalloc), and, at every size
@@ -57,7 +59,9 @@ struct SolverOptions {
     // lowest_first.h) when it rose since it was queued; a pass that completes
     // checks most buffers 8 to 64 times. A lowest-first pass gives up, and
     // its plan is dropped, after this many checks per buffer (a pass that
-    // needs more, where the order fights the skyline, rarely wins)...
+    // needs more, where the order fights the skyline, rarely wins), or once
+    // it falls behind that pace (lowest_first.h: LowestFirstLimits::pace),
+    // after which first fit runs before any further lowest-first pass...
     uint64_t lowest_first_work_per_buffer = 128;
 
     // ...and all of them together after this many: a check costs up to about
@@ -66,7 +70,8 @@ struct SolverOptions {
     // improvement starts, is the same on any machine. 0 runs no lowest first.
     uint64_t lowest_first_total_work_per_buffer = 256;
 
-    // Orders of the first-fit passes, one pass each, after those. With no
+    // Orders of the first-fit passes, one pass each, after those (or after
+    // the first lowest-first pass that falls behind its pace). With no
     // plan from those (both lists empty, or every lowest-first pass gave
     // up), one first-fit pass in SizeClassDesc order. A greedy pass gives
     // up as soon as its arena reaches the best so far, so one that cannot

@@ -1,6 +1,8 @@
 // The lowest-first pass against a naive one that recomputes every unplaced
 // buffer's lowest offset at each step: the queue, its stale keys and the
-// bundles of long-lived buffers must not change which buffer goes next.
+// bundles of long-lived buffers must not change which buffer goes next. And
+// its pace (LowestFirstLimits::pace): a pass that keeps it is unchanged, one
+// that falls behind gives up at the check where it does.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -106,6 +108,51 @@ TEST(LowestFirst, PlacesLikeANaivePassOnAFloor) {
     const std::vector<uint64_t> naive = naive_lowest_first(prepared, inside, first, floor, {});
     for (uint32_t i : inside)
         EXPECT_EQ(offsets[i], naive[i]) << "item " << i;
+}
+
+// One buffer alive through all of `shorts` sections, first in BeginAsc order
+// (it begins with the first short one and is larger), and a buffer of one
+// section in each: once the long one is placed, every short one comes up stale once
+// before any is placed, so the pass does `shorts` checks that place nothing.
+Problem long_over_shorts(int64_t shorts) {
+    Problem problem{{{"long", 0, shorts, 10, 1}}};
+    for (int64_t t = 0; t < shorts; t++)
+        problem.buffers.push_back({"s" + std::to_string(t), t, t + 1, uint64_t(t % 7 + 1), 1});
+    return problem;
+}
+
+TEST(LowestFirst, PlacesLikeANaivePassWhileOnPace) {
+    for (const Problem &problem : {long_over_shorts(64), instances::training_trace(400, 1, 2)}) {
+        const Prepared prepared = prepare(problem);
+        const std::vector<uint32_t> order = make_order(prepared, Order::BeginAsc, peak_pressure(prepared));
+        const uint64_t n = prepared.items.size();
+        std::vector<uint64_t> offsets(n, 0);
+        LowestFirst pass(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0));
+        pass.run(offsets, {}, UINT64_MAX, {UINT64_MAX, 128 * n});
+        EXPECT_FALSE(pass.fell_behind());
+        EXPECT_EQ(pass.placed(), n);
+        EXPECT_EQ(offsets, naive_lowest_first(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0), {}));
+    }
+}
+
+TEST(LowestFirst, GivesUpAtTheCheckWhereItFallsBehindItsPace) {
+    const Prepared prepared = prepare(long_over_shorts(64));
+    const std::vector<uint32_t> order = make_order(prepared, Order::BeginAsc, peak_pressure(prepared));
+    const uint64_t n = prepared.items.size();  // 65: the whole pass takes 1 + 64 + 64 checks
+    std::vector<uint64_t> offsets(n, 0);
+    LowestFirst pass(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0));
+    // A pace of 4 checks per buffer: at 260 / 32 = 8 checks only the long
+    // buffer is placed, 1/65 of the items where 8/260 were due.
+    EXPECT_EQ(pass.run(offsets, {}, UINT64_MAX, {UINT64_MAX, 4 * n}), UINT64_MAX);
+    EXPECT_TRUE(pass.fell_behind());
+    EXPECT_EQ(pass.work(), 4 * n / 32);
+    EXPECT_EQ(pass.placed(), 1u);
+    // At 48 per buffer the first check comes at 3120 / 32 = 97 checks, when
+    // 32 buffers are placed where 2 were due, and the next after the end.
+    pass.run(offsets, {}, UINT64_MAX, {UINT64_MAX, 48 * n});
+    EXPECT_FALSE(pass.fell_behind());
+    EXPECT_EQ(pass.work(), 1 + 64 + 64u);
+    EXPECT_EQ(offsets, naive_lowest_first(prepared, order, 0, std::vector<uint64_t>(prepared.points, 0), {}));
 }
 
 }  // namespace

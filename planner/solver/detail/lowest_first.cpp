@@ -138,10 +138,20 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
     uint64_t top_of_all = 0;
     placed_ = 0;
     work_ = 0;
+    fell_behind_ = false;
+    // The work at the next pace check (none when it is 0).
+    uint64_t pace_check = limits.pace / 32;
     while (!heap.empty()) {
         const CandidateHeap::Key top = heap.top();
         const uint32_t k = CandidateHeap::position(top);
         work_++;
+        if (work_ == pace_check) {
+            if (!on_pace(limits.pace)) {
+                fell_behind_ = true;
+                break;
+            }
+            pace_check = pace_check * 2 <= limits.pace / 2 ? pace_check * 2 : 0;
+        }
         uint64_t lowest = 0;
         const bool due = bundle_of_[k] != kAlone ? take_bundled(top, heap, skyline, lowest) :
                                                    take_alone(top, heap, skyline, lowest);
@@ -150,6 +160,11 @@ uint64_t LowestFirst::run(std::vector<uint64_t> &offsets, const std::vector<int6
         if (top_of_all >= give_up_at || work_ > limits.work) break;
     }
     return placed_ == n ? top_of_all : std::max(top_of_all, give_up_at);
+}
+
+bool LowestFirst::on_pace(uint64_t pace) const {
+    // placed / items >= work / pace, in integers of up to 32 + 64 bits.
+    return (unsigned __int128)placed_ * pace >= (unsigned __int128)work_ * candidates_.size();
 }
 
 // Keyed by their lowest offsets on the floor; a bundle is queued as its

@@ -42,10 +42,25 @@ class CandidateHeap;
 
 // When a pass gives up before placing every buffer: after this much work (a
 // check of a candidate's or a bundle's lowest offset, placing it or not,
-// counts one). A pass that gives up returns at least give_up_at, UINT64_MAX
-// when that is none: its partial plan is no plan.
+// counts one)...
+//
+// ...or, with a `pace`, as soon as it falls behind it: when its work reaches
+// pace / 32, pace / 16, ..., pace / 2, a pass that has placed a smaller
+// share of its items than that share of `pace` gives up, since at that rate
+// it would not finish within `pace`. The checks stop at half: from there a
+// pass that is due to run out does so soon enough. Where lowest first
+// fights the skyline the first check shows it: on a program of 1,000,000
+// buffers, 150,000 alive at once, where a pass needs 87 checks per buffer
+// (20 s), it has placed 1% of them after 4 per buffer (pace / 32 at 128);
+// on the published traces and the generated families up to 100,000
+// buffers, every pass the default options run has placed at least 1/32
+// by then (of the passes they skip, one has 1.4% on somas_pangu_2.6B).
+//
+// A pass that gives up returns at least give_up_at, UINT64_MAX when that is
+// none: its partial plan is no plan.
 struct LowestFirstLimits {
     uint64_t work = UINT64_MAX;
+    uint64_t pace = 0;  // 0: no pace
 };
 
 // Returns the arena; offsets is indexed like prepared.items. `order` is a
@@ -83,6 +98,11 @@ public:
     // The work of the last run, as LowestFirstLimits counts it.
     uint64_t work() const {
         return work_;
+    }
+
+    // Whether the last run gave up because it fell behind its pace.
+    bool fell_behind() const {
+        return fell_behind_;
     }
 
 private:
@@ -128,8 +148,13 @@ private:
     // Per candidate: its bundle, or kAlone once it is queued on its own.
     static constexpr uint32_t kAlone = UINT32_MAX;
     std::vector<uint32_t> bundle_of_, start_bundle_of_;
+    // Whether the run has placed at least its share of the items at this
+    // much work, as LowestFirstLimits::pace asks.
+    bool on_pace(uint64_t pace) const;
+
     uint32_t placed_ = 0;
     uint64_t work_ = 0;  // of the last run, as LowestFirstLimits counts it
+    bool fell_behind_ = false;
 };
 
 }  // namespace harena::detail
