@@ -79,6 +79,12 @@ public:
         check(harena_graph_cache_create(graph_arena_->get(), static_cast<uint32_t>(steps_.size()), &cache),
               "creating the graph cache");
         graphs_.reset(cache);
+        // The override's graph regime: the override's capacity, the rest as above.
+        override_graph_arena_.emplace(device_arena(override_->capacity(), fallback_options()));
+        harena::use_own_stream(*override_graph_arena_);
+        check(harena_graph_cache_create(override_graph_arena_->get(), static_cast<uint32_t>(steps_.size()), &cache),
+              "creating the override's graph cache");
+        override_graphs_.reset(cache);
     }
 
     ~Regimes() {
@@ -86,6 +92,8 @@ public:
         halide_reuse_device_allocations(nullptr, false);
         graphs_.reset();  // the graphs before the arena their kernels point into
         graph_arena_.reset();
+        override_graphs_.reset();
+        override_graph_arena_.reset();
         override_.reset();
         plan_.reset();
         halide_reuse_device_allocations(nullptr, true);
@@ -106,7 +114,12 @@ public:
             check(pipeline_.calls.planned(plan_->get(), step.args), what("the arena build", step));
             break;
         case Regime::arena_graph:
-            run_through_graphs(step);
+            check(harena_corpus::run_planned_through_graphs(graphs_.get(), pipeline_.calls, step.args, nullptr),
+                  what("the arena build through the graph cache", step));
+            break;
+        case Regime::override_graph:
+            check(harena_corpus::run_plain_through_graphs(override_graphs_.get(), pipeline_.calls, step.args, nullptr),
+                  what("the plain build through the override's graph cache", step));
             break;
         default:
             std::fprintf(stderr, "harena-corpus-bench: regime %s needs a build this benchmark does not make\n",
@@ -115,9 +128,10 @@ public:
         }
     }
 
-    std::string graph_cache_counts() const {
+    std::string graph_cache_counts(Regime regime) const {
         harena_graph_stats stats;
-        check(harena_graph_get_stats(graphs_.get(), &stats), "reading the graph cache's statistics");
+        check(harena_graph_get_stats(regime == Regime::arena_graph ? graphs_.get() : override_graphs_.get(), &stats),
+              "reading the graph cache's statistics");
         return bench::graph_cache_counts(stats);
     }
 
@@ -126,8 +140,10 @@ public:
         if (regime == Regime::halide_default) {
             return;
         }
-        const harena::Arena &arena = regime == Regime::arena_plan ? *plan_ : regime == Regime::arena_graph ? *graph_arena_ :
-                                                                                                             *override_;
+        const harena::Arena &arena = regime == Regime::arena_plan     ? *plan_ :
+                                     regime == Regime::arena_graph    ? *graph_arena_ :
+                                     regime == Regime::override_graph ? *override_graph_arena_ :
+                                                                        *override_;
         const harena::Stats stats = arena.stats();
         r.arena_capacity = stats.capacity;
         r.arena_high_water = stats.high_water;
@@ -137,11 +153,6 @@ public:
 private:
     std::string what(const char *build, const Step &step) const {
         return std::string(pipeline_.calls.name) + ", " + build + " at " + shape(step);
-    }
-
-    void run_through_graphs(Step &step) {
-        check(harena_corpus::run_planned_through_graphs(graphs_.get(), pipeline_.calls, step.args, nullptr),
-              what("the arena build through the graph cache", step));
     }
 
     void run_in_scope(harena::Arena &arena, Step &step) {
@@ -195,8 +206,10 @@ private:
 
     const CorpusPipeline &pipeline_;
     std::vector<Step> &steps_;
-    std::optional<harena::Arena> plan_, override_, graph_arena_;
+    std::optional<harena::Arena> plan_, override_, graph_arena_, override_graph_arena_;
     std::unique_ptr<harena_graph_cache, int (*)(harena_graph_cache *)> graphs_{nullptr, harena_graph_cache_destroy};
+    std::unique_ptr<harena_graph_cache, int (*)(harena_graph_cache *)> override_graphs_{nullptr,
+                                                                                        harena_graph_cache_destroy};
 };
 
 // After the timed rounds, every step once more in every regime, Halide's
@@ -314,7 +327,8 @@ WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps,
     for (int g = 0; g < kRegimeCount; g++) {
         regimes.arena_use(kRegimes[g], result.regimes[g]);
     }
-    result.regimes[kGraph].graph_cache = regimes.graph_cache_counts();
+    result.regimes[kGraph].graph_cache = regimes.graph_cache_counts(Regime::arena_graph);
+    result.regimes[kOverrideGraph].graph_cache = regimes.graph_cache_counts(Regime::override_graph);
     result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     return result;
 }

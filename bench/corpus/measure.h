@@ -1,4 +1,4 @@
-// Timing one workload (a pipeline at one or more sizes) under four regimes
+// Timing one workload (a pipeline at one or more sizes) under five regimes
 // in one process, interleaved so that drift of the GPU's clocks or of the
 // host touches them alike: in each round every regime in turn (the order
 // rotating from round to round) runs one untimed call, then one batch of
@@ -31,9 +31,9 @@ using harena_corpus::Step;
 // The regimes this benchmark runs: those that need no other build of the
 // pipeline than its plain and arena CUDA builds.
 inline constexpr Regime kRegimes[] = {Regime::halide_default, Regime::arena_override, Regime::arena_plan,
-                                      Regime::arena_graph};
-inline constexpr int kRegimeCount = 4;
-inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2, kGraph = 3;  // indices into kRegimes
+                                      Regime::arena_graph, Regime::override_graph};
+inline constexpr int kRegimeCount = 5;
+inline constexpr int kDefault = 0, kOverride = 1, kPlan = 2, kGraph = 3, kOverrideGraph = 4;  // indices into kRegimes
 
 struct Settings {
     int calls_per_batch = 16;  // a varying workload's batch is its whole sequence, whatever this is
@@ -54,7 +54,7 @@ struct RegimeResult {
     uint64_t arena_capacity = 0;
     uint64_t arena_high_water = 0;
     uint64_t arena_fallbacks = 0;  // allocations that did not fit and went to Halide's allocator
-    std::string graph_cache;       // the graph regime's cache statistics
+    std::string graph_cache;       // a graph regime's cache statistics
     bool output_same = true;       // every step's output equal to Halide default's, bit for bit
     std::string output;            // "same", "reference", or where it first differs
 };

@@ -1,6 +1,6 @@
 // The ways a benchmark run gets its intermediates' device memory, named once
 // for every GPU benchmark: each runs the regimes it can (the corpus benchmark
-// the four that need no other build of the pipeline, the threaded one five).
+// the five that need no other build of the pipeline, the threaded one five).
 #pragma once
 
 namespace bench {
@@ -12,6 +12,7 @@ enum class Regime {
     arena_override,  // the plain CUDA build in a harena scope per call, through the device_malloc override
     arena_plan,      // the arena CUDA build, called with a device arena of the size the plan asks for
     arena_graph,     // the same calls through a harena_graph_cache on an arena with its own stream
+    override_graph,  // the plain CUDA build through a harena_graph_cache, its allocations placed by the override
     ideal,           // the build that takes every intermediate preallocated
 };
 
@@ -29,6 +30,8 @@ inline const char *regime_name(Regime regime) {
         return "arena plan";
     case Regime::arena_graph:
         return "arena graph";
+    case Regime::override_graph:
+        return "override graph";
     case Regime::ideal:
         return "ideal";
     }

@@ -6,6 +6,7 @@
 #include "halide_defaults.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
+#include "placed_calls.h"
 
 using namespace harena::override_detail;
 using harena::detail::active_arena_of;
@@ -54,11 +55,23 @@ int take_bytes(harena_arena *arena, halide_buffer_t *buf, uint64_t bytes, uint64
     if (has_negative_stride(buf)) {
         return kFallBack;
     }
-    const int result = harena::detail::bump(*arena, bytes, harena::detail::AllocationName{nullptr, buf}, address);
+    PlacedCall *placed = placed_call_on(arena);
+    if (placed != nullptr && placed->take_placed(bytes, address)) {
+        if (arena->slices.note(buf, *address)) {
+            return 0;
+        }
+        placed->untake(*address);
+        return slice_log_full(arena, buf);
+    }
+    const harena::detail::AllocationName name{nullptr, buf};
+    const int result = harena::detail::bump(*arena, bytes, name, address);
     if (result == HARENA_OK) {
         // The record lets the frame's pop move the buffer out if it is still
         // bound then; without room for it the slice must not be handed out.
         if (arena->slices.note(buf, *address)) {
+            if (placed != nullptr) {
+                placed->bumped(*address, bytes, name);
+            }
             return 0;
         }
         (void)harena::detail::release(*arena, *address, bytes, "halide_device_malloc");
@@ -98,7 +111,11 @@ harena_arena *slice_owner(const halide_buffer_t *buf) {
 // pipeline that freed the buffer fails too.
 int give_back(void *user_context, harena_arena *arena, halide_buffer_t *buf) {
     arena->slices.forget(buf->device);
-    const int guard = harena::detail::release(*arena, buf->device, buf->size_in_bytes(), "halide_device_free");
+    // A placed allocation's bytes belong to the call's block: nothing to release.
+    PlacedCall *placed = placed_call_on(arena);
+    const int guard = placed != nullptr && placed->give_back_placed(buf->device) ?
+                          HARENA_OK :
+                          harena::detail::release(*arena, buf->device, buf->size_in_bytes(), "halide_device_free");
     const int result = detach_native(user_context, buf);
     count(Event::device_arena_free);
     return result ? halide_error_code_device_free_failed : guard;

@@ -1,7 +1,10 @@
-// The corpus' planned CUDA builds through a CUDA graph cache, on an arena with
-// its own stream sized by asking the pipeline (harena::measure), as the README
-// tells a program to: inputs uploaded on the arena's stream, outputs on the
-// device. Six calls per pipeline and size, each with new input values
+// The corpus' CUDA builds through a CUDA graph cache, on an arena with its own
+// stream, as the README tells a program to: inputs uploaded on the arena's
+// stream, outputs on the device. Two routes: the planned build, on an arena
+// sized by asking the pipeline (harena::measure), and the plain build
+// (unchanged: no arena feature), whose device allocations reach the arena
+// through the override linked into this program, on an arena sized by
+// running it. Six calls per pipeline and size, each with new input values
 // written into the same device buffers and outputs poisoned first, with two
 // keys interleaved: the scalar arguments alternate call by call between those
 // of the drivers' first and second calls. Each key's first call runs, its
@@ -22,6 +25,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,7 +34,16 @@ using namespace harena_corpus;
 
 namespace {
 
-using GpuCorpusGraph = harena_test::CudaTestWithParam<std::tuple<Pipeline, Size>>;
+// Which build the cache calls.
+enum class Route { planned,
+                   unchanged };
+
+// For gtest's messages.
+void PrintTo(Route route, std::ostream *os) {
+    *os << (route == Route::planned ? "planned" : "unchanged");
+}
+
+using GpuCorpusGraph = harena_test::CudaTestWithParam<std::tuple<Pipeline, Size, Route>>;
 
 // Keys interleaved call by call (the cache holds this many graphs).
 constexpr int kKeys = 2;
@@ -64,6 +77,34 @@ uint64_t arena_bytes_for(const Pipeline &p, Workload &w) {
     return bytes;
 }
 
+// What the plain build's calls bump through the override, the most over the
+// keys: run in scopes on an arena that grows until a pass needs no growth.
+uint64_t override_bytes_for(const Pipeline &p, Workload &w) {
+    harena::Options options;
+    options.grow = true;                                  // an overflow makes the next scope's arena large enough...
+    options.overflow = harena::OverflowPolicy::fallback;  // ...and its allocation goes to Halide's allocator
+    harena::Arena scratch = harena::Arena::device(halide_cuda_device_interface(), 1 << 20, options);
+    for (int pass = 0; pass < 8; pass++) {
+        scratch.reset_stats();
+        for (int key = 0; key < kKeys; key++) {
+            w.call = key;
+            harena::Scope scope(scratch);
+            EXPECT_EQ(p.plain(w), 0);
+        }
+        EXPECT_EQ(read_back(w), 0);
+        if (scratch.stats().overflows == 0) {
+            return scratch.stats().high_water;
+        }
+    }
+    ADD_FAILURE() << "the override's arena still grew after 8 passes";
+    return 0;
+}
+
+int run_through_graphs(Route route, harena_graph_cache *graphs, const Pipeline &p, Workload &w, int *outcome) {
+    return route == Route::planned ? run_planned_through_graphs(graphs, p, w, outcome) :
+                                     run_plain_through_graphs(graphs, p, w, outcome);
+}
+
 // New inputs on the device and poisoned outputs, once the last call (maybe
 // a replay still reading the last inputs) is done.
 void stage_call(harena::Arena &arena, Workload &w) {
@@ -89,12 +130,13 @@ std::vector<int> expected_outcomes(bool capturable) {
 TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
     const Pipeline &p = std::get<0>(GetParam());
     const double scale = std::get<1>(GetParam()).scale;
+    const Route route = std::get<2>(GetParam());
     ErrorLog::install();
     (void)ErrorLog::take();
     Workload ref = p.make(scale);
     Workload w = p.make(scale);
     p.write(w, 0);
-    const uint64_t bytes = arena_bytes_for(p, w);
+    const uint64_t bytes = route == Route::planned ? arena_bytes_for(p, w) : override_bytes_for(p, w);
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), bytes > 0 ? bytes : 256);
     harena::use_own_stream(arena);
     harena_graph_cache *raw = nullptr;
@@ -115,7 +157,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         ASSERT_NO_FATAL_FAILURE(stage_call(arena, w));
         harena_test::reset_cuda_driver_counts();
         int outcome = -1;
-        ASSERT_EQ(run_planned_through_graphs(graphs.get(), p, w, &outcome), 0) << joined(ErrorLog::take());
+        ASSERT_EQ(run_through_graphs(route, graphs.get(), p, w, &outcome), 0) << joined(ErrorLog::take());
         ASSERT_EQ(harena_graph_wait(graphs.get()), 0) << joined(ErrorLog::take());
         if (outcome == HARENA_GRAPH_REPLAYED) {
             replay_driver_allocations += harena_test::cuda_driver_counts().allocations;
@@ -125,7 +167,7 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         EXPECT_EQ(difference(ref, w), "") << "outcome " << outcome;
     }
     EXPECT_EQ(outcomes, expected_outcomes(p.capturable));
-    if (!p.capturable) {
+    if (!p.capturable && route == Route::planned) {
         harena_graph_stats stats;
         ASSERT_EQ(harena_graph_get_stats(graphs.get(), &stats), 0);
         EXPECT_EQ(stats.fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 4u);
@@ -158,9 +200,11 @@ TEST(CorpusGraphPlans, EveryPipelineWithNothingToPlanIsCapturable) {
 const Size kGraphSizes[] = {kSizes[0], kSizes[1]};
 
 INSTANTIATE_TEST_SUITE_P(Corpus, GpuCorpusGraph,
-                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kGraphSizes)),
+                         ::testing::Combine(::testing::ValuesIn(cuda_pipelines()), ::testing::ValuesIn(kGraphSizes),
+                                            ::testing::Values(Route::planned, Route::unchanged)),
                          [](const auto &info) {
-                             return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
+                             return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name +
+                                    (std::get<2>(info.param) == Route::planned ? "_planned" : "_unchanged");
                          });
 
 }  // namespace

@@ -88,7 +88,9 @@ enum harena_graph_fallback {
      * user_context so that it runs on the arena's stream, ahead of the replay. */
     HARENA_GRAPH_ARGUMENT_ON_HOST = 2,
     /* The call ran no pipeline built with the arena feature in this arena
-     * (neither a planned one nor one declaring that it plans nothing). */
+     * (neither a planned one nor one declaring that it plans nothing), and
+     * the program has no override (harena/override.h) to place the
+     * allocations of one built without it. */
     HARENA_GRAPH_NOT_PLANNED = 3,
     /* The pipeline does work a graph would not repeat: host-side stages
      * that read device results, parallel CPU loops, buffers left to the
@@ -104,7 +106,15 @@ enum harena_graph_fallback {
     HARENA_GRAPH_CAPTURE_FAILED = 6,
     /* The pipeline returned an error while it was captured. */
     HARENA_GRAPH_PIPELINE_FAILED = 7,
-    HARENA_GRAPH_FALLBACK_REASONS = 8
+    /* A pipeline built without the arena feature, through the override: its
+     * first call with these arguments left a device allocation alive at its
+     * return (an output it allocates, a buffer it keeps). */
+    HARENA_GRAPH_OUTLIVES_CALL = 8,
+    /* The same, and the captured call allocated or freed otherwise than the
+     * first call with these arguments (the key misses something its sizes
+     * depend on); a notice names the first difference. */
+    HARENA_GRAPH_ALLOCATIONS_CHANGED = 9,
+    HARENA_GRAPH_FALLBACK_REASONS = 10
 };
 
 /* What harena_graph_run did with a call. */

@@ -35,10 +35,17 @@ PreviousHooks previous;
 // The context of the innermost BoundRegionScope on this thread, or null.
 thread_local void *region_context = nullptr;
 
-// The arena behind a user_context, or null for anything else (checked
-// against the registry: a user's own struct is never dereferenced as one).
+// The arena of the innermost UnboundCallsOn on this thread, or null.
+thread_local harena_arena *unbound_calls_arena = nullptr;
+
+// The arena behind a user_context (checked against the registry: a user's
+// own struct is never dereferenced as one), else the arena this thread's
+// unbound calls run on, else null.
 harena_arena *arena_of(void *user_context) {
-    return user_context != nullptr && is_registered(user_context) ? static_cast<harena_arena *>(user_context) : nullptr;
+    if (user_context != nullptr && is_registered(user_context)) {
+        return static_cast<harena_arena *>(user_context);
+    }
+    return unbound_calls_arena;
 }
 
 int acquire_context(void *user_context, void **ctx, bool create) {
@@ -111,6 +118,15 @@ void *bound_work_context(const CudaBinding &cuda) {
         (void)previous.release(b.user_context);
     }
     return ctx;
+}
+
+UnboundCallsOn::UnboundCallsOn(harena_arena &arena)
+    : outer_(unbound_calls_arena) {
+    unbound_calls_arena = &arena;
+}
+
+UnboundCallsOn::~UnboundCallsOn() {
+    unbound_calls_arena = outer_;
 }
 
 BoundRegionScope::BoundRegionScope(void *context)

@@ -117,12 +117,16 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
             break;
         }
     }
+    const UnplannedCalls *unplanned = unplanned_calls();
     if (e == nullptr) {
         c.stats.misses++;
-        insert(c, backend, k).last_use = ++c.clock;
+        e = &insert(c, backend, k);
+        e->last_use = ++c.clock;
         // Not captured yet: the first call loads the pipeline's modules,
-        // which a capture cannot do.
-        return ordinary(c, call, closure, outcome, HARENA_GRAPH_RAN);
+        // which a capture cannot do; where the override is linked, it
+        // records the call's device allocations.
+        return unplanned != nullptr ? record(c, *unplanned, *e, call, closure, outcome) :
+                                      ordinary(c, call, closure, outcome, HARENA_GRAPH_RAN);
     }
     e->last_use = ++c.clock;
     if (e->exec != nullptr) {
@@ -132,6 +136,9 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
     }
     if (e->refused) {
         return fall_back(c, *e->refused, call, closure, outcome);
+    }
+    if (unplanned != nullptr && e->recording == nullptr) {
+        return record(c, *unplanned, *e, call, closure, outcome);  // the key's first call failed
     }
     return capture_and_launch(c, *backend, *e, buffers, buffer_count, call, closure, outcome);
 }
@@ -154,7 +161,8 @@ int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *
 const char *harena_graph_fallback_name(int reason) {
     static const char *const names[HARENA_GRAPH_FALLBACK_REASONS] = {
         "no stream", "no driver", "argument on host", "not planned",
-        "not capturable", "allocated", "capture failed", "pipeline failed"};
+        "not capturable", "allocated", "capture failed", "pipeline failed",
+        "allocation outlives the call", "allocations changed"};
     return reason >= 0 && reason < HARENA_GRAPH_FALLBACK_REASONS ? names[reason] : "unknown";
 }
 

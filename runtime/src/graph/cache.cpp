@@ -27,6 +27,10 @@ void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
     // The arena's context for the frees, where it is still live.
     const bool live = !e.host_blocks.empty() && arena != nullptr && is_registered(arena);
     free_host_blocks(live ? &arena->cuda : nullptr, e.host_blocks);
+    if (e.recording != nullptr) {
+        unplanned_calls()->discard(e.recording);
+        e.recording = nullptr;
+    }
 }
 
 // A region that changed (grown, shrunk) moved every intermediate.
@@ -63,7 +67,7 @@ int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, i
     cache.stats.ordinary++;
     cache.waiter.launched_other();
     *outcome = kind;
-    return call(cache.arena, closure);
+    return uncaptured_call(*cache.arena, call, closure);
 }
 
 int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
@@ -91,9 +95,10 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     arena.capture.begin();
     const uint64_t allocations = allocation_total(arena);
     bool host_block_missed = false;
+    bool followed = true;
     {
         HostBlockCapture host_blocks(arena, e.host_blocks);
-        *result = call(&arena, closure);
+        *result = captured_call(arena, e, call, closure, &followed);
         host_block_missed = host_blocks.missed;
     }
     const bool allocated = allocation_total(arena) != allocations;
@@ -113,8 +118,13 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     if (*result != 0) {
         return HARENA_GRAPH_PIPELINE_FAILED;
     }
-    if (!seen.entered) {
+    // A call that entered no planned frame allocated through the override,
+    // which placed its allocations, or it cannot be replayed.
+    if (!seen.entered && e.recording == nullptr) {
         return HARENA_GRAPH_NOT_PLANNED;
+    }
+    if (!followed) {
+        return HARENA_GRAPH_ALLOCATIONS_CHANGED;
     }
     if (allocated) {
         return HARENA_GRAPH_ALLOCATED;
@@ -190,6 +200,11 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
 // or run as an ordinary call for the reason the capture gives.
 int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
                        int buffer_count, harena_graph_call call, void *closure, int *outcome) {
+    if (const std::optional<harena_graph_fallback> refused = refusal_of_recording(e)) {
+        drop(c.arena, &backend, e);
+        e.refused = refused;
+        return fall_back(c, *refused, call, closure, outcome);
+    }
     int result = 0;
     for (int i = 0; i < buffer_count; i++) {
         buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked by the caller)

@@ -9,6 +9,7 @@
 
 #include "graph/backend.h"
 #include "graph/host_blocks.h"
+#include "graph/unplanned_calls.h"
 #include "harena/cuda.h"
 
 namespace harena::detail {
@@ -25,6 +26,9 @@ struct Entry {
     std::vector<bool> written;
     // The host blocks its copies read (graph/host_blocks.h), freed with it.
     HostBlocks host_blocks;
+    // Where the override is linked: the device allocations of the key's
+    // first call, placed (graph/unplanned_calls.h), freed with it.
+    CallAllocations *recording = nullptr;
 };
 
 }  // namespace harena::detail
@@ -59,6 +63,22 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
 // harena_graph_run's argument checks.
 int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
                         halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call);
+// A key's first call where the override is linked (graph/unplanned.cpp):
+// an ordinary call whose device allocations are recorded and placed for the
+// key's capture.
+int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
+           void *closure, int *outcome);
+// The call, under capture: with the key's recorded allocations at their
+// places where there is a recording (*followed: whether the call allocated
+// as recorded), else as it is.
+int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure, bool *followed);
+// The call as an ordinary one: in a frame of the override's where it is
+// linked (a pipeline built without the arena feature then allocates from
+// the arena too, on its stream), else as it is.
+int uncaptured_call(harena_arena &arena, harena_graph_call call, void *closure);
+// What the key's recorded first call rules out before any capture.
+std::optional<harena_graph_fallback> refusal_of_recording(const Entry &e);
+
 // The second sight of these arguments: captured, instantiated and launched,
 // or run as an ordinary call for the reason the capture gives.
 int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,

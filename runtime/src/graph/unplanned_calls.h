@@ -1,0 +1,47 @@
+// Pipelines built without the arena feature, through the graph cache. Their
+// device allocations go through halide_device_malloc, which only the device
+// override (runtime/override) serves from an arena: when it is linked into
+// the program it lends the cache these runners at start-up, and the cache
+// records, places and captures such calls (placed_calls.h there). Without
+// it the cache cannot see their allocations and never captures them.
+#pragma once
+
+#include "harena/cuda.h"
+
+struct harena_arena;
+
+namespace harena::override_detail {
+class CallAllocations;  // one call's device allocations and their placement
+}
+
+namespace harena::detail {
+
+using override_detail::CallAllocations;
+
+struct UnplannedCalls {
+    // Runs the call in a frame of its own on the arena, active on this
+    // thread, recording its device allocations: *recording, owned by the
+    // caller, when the call succeeded. The pipeline's result.
+    int (*record)(harena_arena &arena, harena_graph_call call, void *closure, CallAllocations **recording);
+    // Runs the call in such a frame with every allocation at its place in
+    // the recording's placement, a block reserved at the frame's base;
+    // *followed is false when the call allocated or freed otherwise than the
+    // recorded call (those allocations bumped after the block instead).
+    int (*place)(harena_arena &arena, const CallAllocations &recording, harena_graph_call call, void *closure,
+                 bool *followed);
+    // Runs the call in such a frame, allocations bumped.
+    int (*run)(harena_arena &arena, harena_graph_call call, void *closure);
+    // Why calls that allocate as recorded cannot be replayed (an allocation
+    // outlives the call, no placement), or null.
+    const char *(*refusal)(const CallAllocations &recording);
+    // Whether the refusal is that an allocation outlives the call.
+    bool (*outlives)(const CallAllocations &recording);
+    void (*discard)(CallAllocations *recording);
+};
+
+// Called once by the override at start-up.
+void lend_unplanned_calls(const UnplannedCalls *calls);
+// The lent runners, or null when the program has no override.
+const UnplannedCalls *unplanned_calls();
+
+}  // namespace harena::detail
