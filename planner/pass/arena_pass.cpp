@@ -1,18 +1,18 @@
 #include "arena_pass.h"
-#include "size_limit.h"
+#include "rewrite/size_limit.h"
 
-#include "argument_frame.h"
-#include "buffer_census.h"
-#include "capturability.h"
-#include "open_frame.h"
-#include "pass_report.h"
-#include "plan_report.h"
-#include "preamble.h"
-#include "representative.h"
-#include "rewrite_allocations.h"
-#include "route_argument_buffers.h"
-#include "route_key_host_buffers.h"
-#include "run_layout.h"
+#include "rewrite/argument_frame.h"
+#include "size/buffer_census.h"
+#include "report/capturability.h"
+#include "rewrite/open_frame.h"
+#include "report/pass_report.h"
+#include "report/plan_report.h"
+#include "size/preamble.h"
+#include "size/representative.h"
+#include "rewrite/rewrite_allocations.h"
+#include "rewrite/route_argument_buffers.h"
+#include "rewrite/route_key_host_buffers.h"
+#include "rewrite/run_layout.h"
 #include "solver/solver.h"
 #include "solver/validator.h"
 
@@ -23,18 +23,6 @@ namespace harena {
 
 using namespace Halide;
 using namespace Halide::Internal;
-
-int PassReport::planned_count() const {
-    int n = 0;
-    for (const BufferDecision &b : buffers) {
-        n += b.planned;
-    }
-    return n;
-}
-
-double PassReport::ratio() const {
-    return lower_bound ? (double)plan_bytes / (double)lower_bound : 1.0;
-}
 
 namespace {
 

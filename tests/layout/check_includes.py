@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks which way the includes of the runtime run;
+"""Checks which way the includes of the runtime and the planner pass run;
 exits 1 naming each file and include that runs the wrong way.
 
 runtime/src is the arena core (core/) and one folder per feature. A feature
@@ -17,6 +17,19 @@ points. Includes are written from runtime/src ("core/arena.h",
   its state.h, or a header EXPORTED names.
 - An include of a runtime source names its folder ("core/errors.h", not
   "errors.h").
+
+planner/pass is four folders over a types header. size/ decides which
+buffers are planned and how large they are, rewrite/ turns the plan into the
+statement's slices and runtime calls, report/ writes the plan report, and
+generator/ attaches the pass to a generator. Includes are written from
+planner/pass ("size/preamble.h", "types.h").
+- A folder includes only its own files, types.h (the types the folders
+  share) and the Halide layer (HALIDE_LAYER: what the pass knows of Halide
+  itself, which includes nothing of the pass); generator/, which runs the
+  pass, also arena_pass.h. CROSS_FOLDER names the includes of another
+  folder's header that remain, each with its reason.
+- types.h and the Halide layer include nothing of the folders; only
+  arena_pass.cpp, which composes them, includes every folder.
 
 Usage: check_includes.py [REPOSITORY_ROOT]  (default: two folders above this file)
 Python 3 standard library only.
@@ -44,6 +57,25 @@ ARENA_FACING = {
 # Headers of a feature other than state.h that other features may include.
 EXPORTED = {
     'cuda/stream_context.h': 'the binding\'s context, current while the stream and graph calls run',
+}
+
+
+PASS = os.path.join('planner', 'pass')
+PASS_FOLDERS = ('size', 'rewrite', 'report', 'generator')
+TYPES_HEADER = 'types.h'
+HALIDE_LAYER = ('halide_compat.h', 'host_allocation.h')
+PASS_ENTRY = 'arena_pass.h'
+PASS_COMPOSER = 'arena_pass.cpp'
+# The files that lie directly in planner/pass: the pass's entry, the shared
+# types and the Halide layer.
+PASS_TOP_LEVEL = (PASS_ENTRY, PASS_COMPOSER, TYPES_HEADER, 'types.cpp', 'host_allocation.cpp') + HALIDE_LAYER
+# (file, another folder's header it includes): why that header cannot move
+# to types.h or the Halide layer.
+CROSS_FOLDER = {
+    ('rewrite/open_frame.cpp', 'size/preamble.h'):
+        'the frame opens at the start of the pipeline branch, which the preamble is read up to (is_pipeline_branch)',
+    ('report/capturability.cpp', 'rewrite/runtime_calls.h'):
+        'calls that route argument buffers are capturable, and runtime_calls.h is the one table of them',
 }
 
 
@@ -121,9 +153,50 @@ def runtime_failures(root):
     return failures
 
 
+def pass_failures(root):
+    base = os.path.join(root, PASS)
+    if not os.path.isdir(base):
+        return [f'{PASS}: not found']
+    files = [f for f in sources(root, PASS) if not f.startswith('include/')]
+    known = set(files)
+    basenames = {}
+    for f in files:
+        basenames.setdefault(os.path.basename(f), []).append(f)
+    failures = []
+    for f in files:
+        where = f'{PASS}/{f}'
+        folder = folder_of(f)
+        if (folder and folder not in PASS_FOLDERS) or (not folder and f not in PASS_TOP_LEVEL):
+            failures.append(f'{where}: lies in no folder of the pass; put it in one of {", ".join(PASS_FOLDERS)}')
+            continue
+        for number, name in includes(os.path.join(base, f)):
+            at = f'{where}:{number}: #include "{name}"'
+            if name not in known:
+                if '/' not in name and name in basenames:
+                    failures.append(f'{at}: name the folder ({" or ".join(basenames[name])})')
+                continue  # Halide, the solver, the public headers, std
+            target = folder_of(name)
+            if not folder:
+                if f != PASS_COMPOSER and target:
+                    failures.append(f'{at}: only {PASS_COMPOSER} includes the folders; {f} lies below them')
+                continue
+            if target == folder or name == TYPES_HEADER or name in HALIDE_LAYER:
+                continue
+            if name == PASS_ENTRY and folder == 'generator':
+                continue
+            if (f, name) in CROSS_FOLDER:
+                continue
+            failures.append(f'{at}: {folder}/ includes only its own files, {TYPES_HEADER} and the Halide layer; '
+                            f'move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
+    for f, name in sorted(CROSS_FOLDER):
+        if f not in known or name not in known:
+            failures.append(f'{__file__}: CROSS_FOLDER names {PASS}/{f} and {name}; one does not exist')
+    return failures
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    failures = runtime_failures(root)
+    failures = runtime_failures(root) + pass_failures(root)
     for failure in failures:
         print(failure)
     if failures:

@@ -4,7 +4,7 @@
 #include "arena_pass.h"
 #include "capturing_pass.h"
 #include "ir_queries.h"
-#include "plan_report.h"
+#include "report/plan_report.h"
 
 #include <gtest/gtest.h>
 

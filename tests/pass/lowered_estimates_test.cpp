@@ -5,7 +5,7 @@
 #include "capturing_pass.h"
 #include "ir_queries.h"
 #include "pass_builders.h"
-#include "maxima.h"
+#include "generator/maxima.h"
 
 #include <gtest/gtest.h>
 

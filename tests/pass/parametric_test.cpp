@@ -6,7 +6,7 @@
 #include "ir_queries.h"
 #include "pass_builders.h"
 #include "halide_compat.h"
-#include "plan_report.h"
+#include "report/plan_report.h"
 
 #include <gtest/gtest.h>
 

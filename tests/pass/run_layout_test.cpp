@@ -5,7 +5,7 @@
 // at and above the planned ones, zero included.
 #include "halide_compat.h"
 #include "ir_queries.h"
-#include "run_layout.h"
+#include "rewrite/run_layout.h"
 #include "solver/compaction.h"
 #include "solver/instances.h"
 #include "solver/validator.h"

@@ -3,7 +3,7 @@
 // extents, constant or not, and for extents that 32- or 64-bit arithmetic
 // would wrap: in its one-product form (at most two varying extents and
 // constant bytes below 2^32) and in codegen's tracked form (the others).
-#include "size_limit.h"
+#include "rewrite/size_limit.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // take: the same value wherever the checks passed, for random expressions of
 // the operators bounds inference writes, and shorter where bounds inference
 // writes extents over a scale of unknown sign.
-#include "split_at_minimum.h"
+#include "size/split_at_minimum.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // hook that attaches the pass does not take effect (a generator whose calls
 // escape the link-time wrapper of GeneratorBase::post_schedule, a release
 // whose provider is bypassed).
-#include "generator_attach.h"
+#include "generator/generator_attach.h"
 
 #include <iostream>
 

@@ -1,0 +1,274 @@
+#include "rewrite/rewrite_allocations.h"
+
+#include "host_allocation.h"
+#include "rewrite/runtime_calls.h"
+#include "rewrite/size_limit.h"
+
+#include <sstream>
+
+namespace harena {
+
+using namespace Halide;
+using namespace Halide::Internal;
+
+namespace {
+
+bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
+    const Call *c = e.as<Call>();
+    if (!c || c->name != fn || c->args.empty()) {
+        return false;
+    }
+    const Variable *v = c->args[0].as<Variable>();
+    return v && !buffer_owner(v->name).empty() && planned.contains(buffer_owner(v->name));
+}
+
+bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &planned) {
+    const Call *c = e.as<Call>();
+    if (!c || !c->is_intrinsic(Call::register_destructor) || c->args.size() != 2) {
+        return false;
+    }
+    const StringImm *fn = c->args[0].as<StringImm>();
+    const Variable *v = c->args[1].as<Variable>();
+    return fn && fn->value == destructor && v && !buffer_owner(v->name).empty() &&
+           planned.contains(buffer_owner(v->name));
+}
+
+class RewriteAllocations : public IRMutator {
+public:
+    RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c,
+                       uint64_t maximum_buffer_size)
+        : placed(p), base(b), device_interface(i), checks(c), maximum_buffer_size(maximum_buffer_size) {
+    }
+
+    using IRMutator::visit;
+
+private:
+    const std::map<const IRNode *, Placement> &placed;
+    Expr base, device_interface;
+    const Checks &checks;
+    const uint64_t maximum_buffer_size;
+    Scope<> bound_by_let;                   // planned buffers in scope whose name a let binds to their slice
+    Scope<> device_buffers;                 // planned device buffers in scope
+    Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
+    Scope<const Placement *> placement_of;  // of each planned buffer in scope, by the name its Free uses
+
+    Expr slice(const Expr &offset) const {
+        return base + offset;
+    }
+    Expr address(const Placement &p) const {
+        return p.host_base.defined() ? p.host_base + p.offset : slice(p.offset);
+    }
+
+    // A slice event, where checks are on. Its status is not tested here: the
+    // table keeps the first failure and the frame's end returns it. An exit
+    // at each event would cost every one of them an error path that frees
+    // each allocation in scope, which is most of the code the checks add.
+    Stmt reported(const Expr &event) const {
+        return IfThenElse::make(checks.on, Evaluate::make(event));
+    }
+
+    // Where a buffer is created, its slice is handed out: declared to a
+    // memory checker and its guard band filled from the end of its bytes.
+    // `padding`: bytes at the end of the size that Halide may read but never
+    // writes (host allocations, host_allocation.h); the band starts there.
+    Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, uint64_t padding = 0) {
+        if (p.host_base.defined() || !checks.enabled()) {
+            return with_created_size_check(c, p, s);  // a host companion's slice, or no checks: no event
+        }
+        const Expr size = created_size(c, p);
+        Expr bytes = size.defined() ? simplify(size - make_const(UInt(64), padding)) : p.bytes;
+        Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
+        return with_created_size_check(c, p, Block::make(reported(live), s));
+    }
+
+    // The buffer's size where it is created (UInt(64)), undefined where the
+    // census has none. Where that size is checked against the slice, it is
+    // bound once for the check and the event (nothing eliminates common
+    // subexpressions after this pass).
+    static Expr created_size(const Candidate &c, const Placement &p) {
+        if (!c.size.defined()) {
+            return Expr();
+        }
+        return c.check_where_created ? Variable::make(UInt(64), created_name(p)) : cast(UInt(64), size_where_created(c));
+    }
+
+    static std::string created_name(const Placement &p) {
+        return (p.host_base.defined() ? "harena.host.created." : "harena.created.") + std::to_string(p.slice);
+    }
+
+    // A slice bound by a let has no allocation to free; others free what
+    // Halide still allocates for them (the host side of a device buffer).
+    Stmt visit(const Free *op) override {
+        if (!placement_of.contains(op->name)) {
+            return IRMutator::visit(op);
+        }
+        const Placement &p = *placement_of.get(op->name);
+        const Stmt freed = bound_by_let.contains(op->name) ? Evaluate::make(0) : Stmt(op);
+        if (p.host_base.defined() || !checks.frees) {
+            return freed;
+        }
+        const Expr zero = make_zero(UInt(64));
+        Expr event = runtime_calls::pipeline_slice(checks.table, p.slice, 0, slice(p.offset), zero, zero);
+        return Block::make(reported(event), freed);
+    }
+
+    // A planned buffer whose host memory is the slice (a host buffer), or is
+    // never touched (a device-only buffer), is no allocation: its name is
+    // bound by a let to the slice's address, which is what codegen would
+    // bind for an Allocate. Halide would emit for each Allocate a size
+    // check, a null check and a destructor on every error path; a let needs
+    // none of them, and a host buffer gets its size check here.
+    Stmt visit(const Allocate *op) override {
+        auto it = placed.find(op);
+        if (it == placed.end()) {
+            return IRMutator::visit(op);
+        }
+        const Placement &p = it->second;
+        const Candidate &c = *p.candidate;
+        if (c.kind == BufferKind::Host) {
+            ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+            ScopedBinding<> let(bound_by_let, op->name);
+            Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
+            return with_size_limit_check(op, c, with_checks(c, p, bound, padding_bytes(op)));
+        }
+        if (is_buffer_object(op)) {
+            // The buffer object of a heap pool lifted out of a kernel: bound
+            // where it is created; the arena, not its destructor, owns it.
+            std::string buffer = buffer_owner(op->name);
+            ScopedBinding<> bind(device_buffers, buffer);
+            ScopedBinding<const Placement *> place(placement_of, buffer, &p);
+            Stmt body = mutate(op->body);
+            return with_checks(c, p,
+                               Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
+                                              bind_device(op->new_expr, p.offset), halide_names::kNopFree));
+        }
+        ScopedBinding<> bind(device_buffers, op->name);
+        ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+        const bool device_only = is_const_zero(op->condition);
+        ScopedBinding<> let(device_only, bound_by_let, op->name);
+        Stmt body = mutate(op->body);
+        if (device_only) {
+            // Device-only: the host side is never touched; its name is bound
+            // to the slice (never dereferenced on the host).
+            return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), slice(p.offset)), body));
+        }
+        // Also on the host: Halide allocates and frees that side.
+        Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
+                                    op->new_expr, op->free_function);
+        return with_checks(c, p, alloc);
+    }
+
+    // A host buffer's size limit, checked where it is created.
+    Stmt with_size_limit_check(const Allocate *op, const Candidate &c, const Stmt &s) const {
+        if (!needs_size_limit_check(c, maximum_buffer_size)) {
+            return s;
+        }
+        return Block::make(size_limit_check(op, maximum_buffer_size), s);
+    }
+
+    // The slice holds what the frame computed for this call. Where that is a
+    // bound derived over the loops, a size above it means the bound was
+    // wrong, and must never reach a kernel. Where it is the size itself the
+    // check could not fail, and is left out: it would only add code.
+    static Stmt with_created_size_check(const Candidate &c, const Placement &p, const Stmt &s) {
+        if (!c.check_where_created) {
+            return s;
+        }
+        Expr bytes = created_size(c, p);
+        Expr error = Call::make(Int(32), halide_names::kAllocationTooLarge,
+                                {StringImm::make(c.name), bytes, p.bytes}, Call::Extern);
+        Stmt checked = Block::make(AssertStmt::make(bytes <= p.bytes, error), s);
+        return LetStmt::make(created_name(p), cast(UInt(64), size_where_created(c)), checked);
+    }
+
+    // Where the rewrite places its events and checks, the Allocate's own
+    // names are in scope: a host buffer's size in them needs no let substituted.
+    static Expr size_where_created(const Candidate &c) {
+        return c.size_where_created.defined() ? c.size_where_created : c.size;
+    }
+
+    // The host part of a buffer on host and device is Halide's; its device
+    // part, a slice of the arena, must never reach Halide's free.
+    static Expr host_part_free(const Call *free_call) {
+        return runtime_calls::planned_host_free(free_call->args[0]);
+    }
+
+    Stmt visit(const LetStmt *op) override {
+        auto it = placed.find(op);
+        if (it != placed.end()) {
+            // A buffer on host and device, created here and allocated by
+            // halide_device_and_host_malloc, which finds the device part
+            // bound and allocates only the host part.
+            const Candidate &c = *it->second.candidate;
+            ScopedBinding<> bind(device_buffers, c.name);
+            ScopedBinding<> both(host_and_device_buffers, c.name);
+            ScopedBinding<const Placement *> place(placement_of, c.name, &it->second);
+            Stmt body = mutate(op->body);
+            return with_checks(c, it->second,
+                               LetStmt::make(op->name, bind_device(op->value, it->second.offset), body));
+        }
+        if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
+            return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
+        }
+        if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
+            const Expr &offset = placement_of.get(owner)->offset;
+            return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
+        }
+        if (is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
+            return LetStmt::make(op->name, make_zero(op->value.type()), mutate(op->body));
+        }
+        return IRMutator::visit(op);
+    }
+
+    Stmt visit(const Evaluate *op) override {
+        if (is_destructor(op->value, halide_names::kDeviceAndHostFreeAsDestructor, host_and_device_buffers)) {
+            const Call *c = op->value.as<Call>();
+            return Evaluate::make(Call::make(c->type, c->name,
+                                             {StringImm::make(runtime_calls::planned_host_free_destructor()), c->args[1]},
+                                             c->call_type));
+        }
+        if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
+            return Evaluate::make(host_part_free(op->value.as<Call>()));
+        }
+        if (is_destructor(op->value, halide_names::kDeviceFreeAsDestructor, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
+            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
+            return Evaluate::make(0);
+        }
+        return IRMutator::visit(op);
+    }
+
+    // _halide_buffer_init(..., host, device, device_interface, ...): create the
+    // buffer already bound to its slice.
+    Expr bind_device(const Expr &value, const Expr &offset) {
+        if (const Let *let = value.as<Let>()) {
+            return Let::make(let->name, let->value, bind_device(let->body, offset));
+        }
+        const Call *init = value.as<Call>();
+        if (!init || init->name != Call::buffer_init) {
+            std::ostringstream msg;
+            msg << "harena: unexpected form of a planned buffer: " << value;
+            throw InternalError(msg.str());
+        }
+        std::vector<Expr> args = init->args;
+        args[3] = slice(offset);
+        args[4] = device_interface;
+        return Call::make(init->type, init->name, args, init->call_type);
+    }
+};
+
+}  // namespace
+
+Stmt checked_call(const std::string &name, const Expr &call, const Expr &when) {
+    Expr status = Variable::make(Int(32), name);
+    Stmt check = LetStmt::make(name, call, AssertStmt::make(status == 0, status));
+    return when.defined() ? IfThenElse::make(when != make_zero(when.type()), check) : check;
+}
+
+Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
+                         const Expr &device_interface, const Checks &checks, uint64_t maximum_buffer_size) {
+    return RewriteAllocations(placed, base, device_interface, checks, maximum_buffer_size).mutate(s);
+}
+
+}  // namespace harena

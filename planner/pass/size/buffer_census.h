@@ -1,0 +1,16 @@
+#pragma once
+// Finds the intermediates of a lowered pipeline that the arena can hold, with
+// their program-order lifetimes, their planned sizes (a worst case, or the
+// bytes at representative values) and what each call needs.
+#include "types.h"
+
+#include <map>
+
+namespace harena {
+
+// Throws Halide::CompileError for a size without a declared maximum when
+// options.unbounded is Unbounded::Error.
+std::vector<Candidate> take_census(const Halide::Internal::Stmt &s, const Preamble &preamble,
+                                   const CensusOptions &options);
+
+}  // namespace harena
