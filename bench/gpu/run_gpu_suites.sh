@@ -4,7 +4,8 @@
 # as $1, e.g. build-gpu-run-h21): every GPU test suite, the apps, memcheck on
 # the suites that exercise new code ($MEMCHECK_FILTER narrows the corpus
 # ones), then the benchmarks ($BENCH=0 skips them; $CORPUS_SECONDS: the corpus
-# benchmark's seconds per workload, default 5). Each command's output goes
+# benchmark's seconds per workload, default 5; $THREADS_SECONDS: the threads
+# benchmark's per measurement, default 0.5). Each command's output goes
 # to $OUT/<label>-<what>.txt (label: $2, default the folder's name); the
 # table of results is printed last.
 set -u
@@ -45,7 +46,7 @@ if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"
     run gpu-bench ./harena-gpu-bench --repeats 3 --out "$out/$label-results"
     run corpus-bench ./harena-corpus-bench --seconds "${CORPUS_SECONDS:-5}"
-    run threads-bench ./harena-threads-bench --seconds 0.5 --out "$out/$label-results"
+    run threads-bench ./harena-threads-bench --seconds "${THREADS_SECONDS:-0.5}" --out "$out/$label-results"
     run argument-bench ./harena-argument-bench
 fi
 printf '%s\n' "" "build | what | exit | gtest / memcheck" "${table[@]}" | tee "$out/$label-table.txt"
