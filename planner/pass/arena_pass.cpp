@@ -151,7 +151,7 @@ void place(std::map<const IRNode *, Placement> &placed, const Planning &planning
 }
 
 // Each planned buffer becomes a slice at this call's offset (the plan
-// replayed for the call's sizes, run_layout.h) of a frame the pipeline
+// replayed for the call's sizes, rewrite/run_layout.h) of a frame the pipeline
 // opens just before it uses the first of them: in the arena, or for a GPU
 // pipeline's host-only buffers in its host companion.
 Stmt rewrite(const Stmt &s, const Plans &plans, const PassReport &report, const PassOptions &options) {

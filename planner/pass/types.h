@@ -58,7 +58,7 @@ struct PassOptions {
     // How a call gets its arena. Empty: through user_context, a harena_arena *
     // (harena/pipeline_abi.h). Otherwise the name of the pipeline's buffer
     // input (uint8, one dimension) whose memory is the arena
-    // (argument_frame.h): user_context stays the caller's and the library
+    // (rewrite/argument_frame.h): user_context stays the caller's and the library
     // calls nothing of halide-arena's runtime.
     std::string arena_argument;
 };
@@ -146,7 +146,7 @@ struct Candidate {
     // worst case), not the size itself: checked where the buffer is created.
     bool check_where_created = false;
     // The solver's size: the worst case when `bounded`, else the bytes at the
-    // representative values (representative.h).
+    // representative values (size/representative.h).
     uint64_t planned_bytes = 0;
     bool bounded = true;
     // Unbounded buffers: the argument fields and scalars without a declared
@@ -179,7 +179,7 @@ struct Preamble {
     std::vector<std::pair<std::string, Halide::Expr>> lets;
     std::map<std::string, Parameter> scalars;
     // The bounds above with a representative value for every argument field
-    // and scalar parameter that has no declared bound (representative.h).
+    // and scalar parameter that has no declared bound (size/representative.h).
     Halide::Internal::Scope<Halide::Internal::Interval> representative;
     struct Assumption {
         double value = 0;    // an integer but for floating-point scalars

@@ -16,7 +16,7 @@
 //                                with neither a maximum nor an estimate (1024)
 //   harena.trace=N               0 silent, 1 summary (default), 2 one line per buffer
 //   harena.argument=<input>      the arena is this buffer input (uint8, one
-//                                dimension), not user_context (argument_frame.h)
+//                                dimension), not user_context (rewrite/argument_frame.h)
 //
 // How the pass is attached depends on the Halide release (generator_attach.h).
 // Whatever the mechanism, an `arena` build that lowered a pipeline without

@@ -1,5 +1,5 @@
 #pragma once
-// What the pass decided, as a PassReport (arena_pass.h), and its trace: the
+// What the pass decided, as a PassReport (types.h), and its trace: the
 // decisions the plan report files (plan_report.h) and the trace both show.
 #include "types.h"
 #include "solver/solver.h"

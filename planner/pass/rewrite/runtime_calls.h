@@ -1,8 +1,8 @@
 #pragma once
 // The one place the pass names the runtime: each entry point of
 // harena/pipeline_abi.h as the Halide call the generated code makes, typed
-// from its C declaration there, and the names of Halide's own runtime
-// functions it looks for.
+// from its C declaration there. The names of Halide's own runtime functions
+// the pass looks for are in types.h (halide_names).
 #include "types.h"
 
 #include <cstdint>
