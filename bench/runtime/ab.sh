@@ -25,10 +25,13 @@ out, rounds = sys.argv[1], int(sys.argv[2])
 rows = {}
 for side in "ab":
     for i in range(1, rounds + 1):
+        cold = ""
         for line in open(f"{out}/{side}.{i}"):
+            if line.startswith("caches cold"):
+                cold = "cold: "  # the rows after it repeat the hot rows' names
             m = re.match(r"\s+(.*?)\s+([\d.]+) ns median", line)
             if m:
-                rows.setdefault(m.group(1), {}).setdefault(side, []).append(float(m.group(2)))
+                rows.setdefault(cold + m.group(1), {}).setdefault(side, []).append(float(m.group(2)))
 print(f"{'row (median ns over ' + str(rounds) + ' runs)':44s} {'A':>8s} {'B':>8s} {'B/A':>6s}")
 for name, sides in rows.items():
     a, b = statistics.median(sides["a"]), statistics.median(sides["b"])

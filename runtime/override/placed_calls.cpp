@@ -13,9 +13,9 @@
 
 namespace harena::override_detail {
 
-namespace {
+__thread PlacedCall *placed_call_now = nullptr;
 
-thread_local PlacedCall *current = nullptr;
+namespace {
 
 std::string describe(uint64_t bytes, const std::string &name) {
     char text[32];
@@ -24,11 +24,6 @@ std::string describe(uint64_t bytes, const std::string &name) {
 }
 
 }  // namespace
-
-PlacedCall *placed_call_on(const harena_arena *arena) {
-    PlacedCall *call = current;
-    return call != nullptr && &call->arena() == arena ? call : nullptr;
-}
 
 PlacedCall::PlacedCall(harena_arena &arena, CallAllocations &recording)
     : arena_(arena), writing_(&recording), recording_(recording), followed_(false) {
@@ -122,13 +117,13 @@ int in_own_frame(harena_arena &arena, uint64_t reserve, PlacedCall *placed, hare
         (void)harena_pop(&arena, frame);
         return err;
     }
-    PlacedCall *outer = current;
+    PlacedCall *outer = placed_call_now;
     if (placed != nullptr) {
         placed->start(frame.base);
     }
-    current = placed;
+    placed_call_now = placed;
     const int result = call(&arena, closure);
-    current = outer;
+    placed_call_now = outer;
     const int ended = harena_scope_end(&scope);
     const int popped = harena_pop(&arena, frame);
     return result != 0 ? result : ended != 0 ? ended :

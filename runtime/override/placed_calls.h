@@ -81,7 +81,15 @@ private:
     std::vector<Placed> live_;  // placed allocations not freed yet
 };
 
-// The placed call in progress on this thread for `arena`, or null.
-PlacedCall *placed_call_on(const harena_arena *arena);
+// The placed call in progress on this thread (placed_calls.cpp), or null.
+// __thread: constant-initialised, so reading it is one thread-relative load.
+extern __thread PlacedCall *placed_call_now;
+
+// The placed call in progress on this thread for `arena`, or null. Inline:
+// the override asks on every device allocation and free.
+inline PlacedCall *placed_call_on(const harena_arena *arena) {
+    PlacedCall *call = placed_call_now;
+    return call != nullptr && &call->arena() == arena ? call : nullptr;
+}
 
 }  // namespace harena::override_detail
