@@ -150,6 +150,7 @@ void Regimes::activate(Regime regime) {
     case Regime::halide_default:
     case Regime::arena_override:
     case Regime::arena_plan:
+    case Regime::override_graph:
     case Regime::ideal:
         break;
     }
@@ -191,6 +192,10 @@ void Regimes::run(const Step &step) {
         check(workload_.app->ideal(const_cast<void **>(step.ideal_args.data())), "the ideal pipeline", workload_,
               &step);
         break;
+    case Regime::override_graph:
+        check(HARENA_ERROR_INVALID_ARGUMENT, "the override-graph regime (harena-corpus-bench runs it, not this one)",
+              workload_, &step);
+        break;
     }
 }
 
@@ -214,6 +219,8 @@ MemoryUse Regimes::memory() const {
     }
     case Regime::ideal:
         return MemoryUse{workload_.ideal_bytes, workload_.ideal_bytes};
+    case Regime::override_graph:
+        break;  // not run here (run() refuses it)
     }
     return MemoryUse{};
 }
