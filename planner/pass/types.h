@@ -220,6 +220,14 @@ inline constexpr const char *kRequirementFailed = "halide_error_requirement_fail
 // <name> for such a name, "" for any other.
 std::string buffer_owner(const std::string &name);
 
+// Whether a condition tests Halide's bounds query (a buffer argument with no
+// memory, whose shape the call fills in instead of running).
+bool is_bounds_query_test(const Halide::Expr &cond);
+
+// `if (!(bounds query || ...)) { the pipeline }`, with no else: the branch of
+// a lowered pipeline that runs it (the bounds-query side only fills in shapes).
+bool is_pipeline_branch(const Halide::Internal::IfThenElse *op);
+
 // An Allocate that is a halide_buffer_t created by its new_expr, named
 // <name>.buffer: how Halide lifts heap allocations out of GPU kernels.
 bool is_buffer_object(const Halide::Internal::Allocate *op);

@@ -18,18 +18,19 @@ points. Includes are written from runtime/src ("core/arena.h",
 - An include of a runtime source names its folder ("core/errors.h", not
   "errors.h").
 
-planner/pass is four folders over a types header. size/ decides which
+planner/pass is four folders over two shared headers. size/ decides which
 buffers are planned and how large they are, rewrite/ turns the plan into the
 statement's slices and runtime calls, report/ writes the plan report, and
 generator/ attaches the pass to a generator. Includes are written from
 planner/pass ("size/preamble.h", "types.h").
-- A folder includes only its own files, types.h (the types the folders
-  share) and the Halide layer (HALIDE_LAYER: what the pass knows of Halide
-  itself, which includes nothing of the pass); generator/, which runs the
-  pass, also arena_pass.h. CROSS_FOLDER names the includes of another
-  folder's header that remain, each with its reason.
-- types.h and the Halide layer include nothing of the folders; only
-  arena_pass.cpp, which composes them, includes every folder.
+- A folder includes only its own files, the shared headers (SHARED: types.h,
+  the types the folders share, and runtime_calls.h, the one place the pass
+  names the runtime, which rewrite/ emits and report/ recognises) and the
+  Halide layer (HALIDE_LAYER: what the pass knows of Halide itself, which
+  includes nothing of the pass); generator/, which runs the pass, also
+  arena_pass.h.
+- The shared headers and the Halide layer include nothing of the folders;
+  only arena_pass.cpp, which composes them, includes every folder.
 
 Usage: check_includes.py [REPOSITORY_ROOT]  (default: two folders above this file)
 Python 3 standard library only.
@@ -63,20 +64,13 @@ EXPORTED = {
 PASS = os.path.join('planner', 'pass')
 PASS_FOLDERS = ('size', 'rewrite', 'report', 'generator')
 TYPES_HEADER = 'types.h'
+SHARED = (TYPES_HEADER, 'runtime_calls.h')
 HALIDE_LAYER = ('halide_compat.h', 'host_allocation.h')
 PASS_ENTRY = 'arena_pass.h'
 PASS_COMPOSER = 'arena_pass.cpp'
 # The files that lie directly in planner/pass: the pass's entry, the shared
-# types and the Halide layer.
-PASS_TOP_LEVEL = (PASS_ENTRY, PASS_COMPOSER, TYPES_HEADER, 'types.cpp', 'host_allocation.cpp') + HALIDE_LAYER
-# (file, another folder's header it includes): why that header cannot move
-# to types.h or the Halide layer.
-CROSS_FOLDER = {
-    ('rewrite/open_frame.cpp', 'size/preamble.h'):
-        'the frame opens at the start of the pipeline branch, which the preamble is read up to (is_pipeline_branch)',
-    ('report/capturability.cpp', 'rewrite/runtime_calls.h'):
-        'calls that route argument buffers are capturable, and runtime_calls.h is the one table of them',
-}
+# headers and the Halide layer.
+PASS_TOP_LEVEL = (PASS_ENTRY, PASS_COMPOSER, 'types.cpp', 'runtime_calls.cpp', 'host_allocation.cpp') + SHARED + HALIDE_LAYER
 
 
 def sources(root, folder):
@@ -180,17 +174,12 @@ def pass_failures(root):
                 if f != PASS_COMPOSER and target:
                     failures.append(f'{at}: only {PASS_COMPOSER} includes the folders; {f} lies below them')
                 continue
-            if target == folder or name == TYPES_HEADER or name in HALIDE_LAYER:
+            if target == folder or name in SHARED or name in HALIDE_LAYER:
                 continue
             if name == PASS_ENTRY and folder == 'generator':
                 continue
-            if (f, name) in CROSS_FOLDER:
-                continue
-            failures.append(f'{at}: {folder}/ includes only its own files, {TYPES_HEADER} and the Halide layer; '
-                            f'move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
-    for f, name in sorted(CROSS_FOLDER):
-        if f not in known or name not in known:
-            failures.append(f'{__file__}: CROSS_FOLDER names {PASS}/{f} and {name}; one does not exist')
+            failures.append(f'{at}: {folder}/ includes only its own files, {" and ".join(SHARED)} and the Halide '
+                            f'layer; move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
     return failures
 
 

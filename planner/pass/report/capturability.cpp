@@ -1,6 +1,6 @@
 #include "report/capturability.h"
 
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 #include <map>
 #include <vector>

@@ -1,6 +1,6 @@
 #include "rewrite/argument_frame.h"
 
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 namespace harena {
 

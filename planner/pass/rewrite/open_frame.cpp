@@ -1,7 +1,6 @@
 #include "rewrite/open_frame.h"
 
-#include "size/preamble.h"
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 namespace harena {
 

@@ -1,6 +1,6 @@
 #include "rewrite/route_argument_buffers.h"
 
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 #include <string>
 

@@ -1,7 +1,7 @@
 #include "rewrite/route_key_host_buffers.h"
 
 #include "types.h"
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 namespace harena {
 

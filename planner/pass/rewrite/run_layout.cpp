@@ -1,7 +1,7 @@
 #include "rewrite/run_layout.h"
 
 #include "harena/guard_layout.h"
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 #include "solver/compaction.h"
 
 #include <algorithm>

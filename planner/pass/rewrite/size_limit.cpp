@@ -1,7 +1,7 @@
 #include "rewrite/size_limit.h"
 
 #include "host_allocation.h"
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 namespace harena {
 

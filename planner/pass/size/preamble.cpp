@@ -13,22 +13,6 @@ using namespace Halide::Internal;
 
 namespace {
 
-class FindBoundsQuery : public IRVisitor {
-public:
-    bool found = false;
-    using IRVisitor::visit;
-    void visit(const Call *op) override {
-        found |= op->name == Call::buffer_is_bounds_query;
-        IRVisitor::visit(op);
-    }
-};
-
-bool is_bounds_query_test(const Expr &cond) {
-    FindBoundsQuery f;
-    cond.accept(&f);
-    return f.found;
-}
-
 // Scalar parameters referenced anywhere in the statement.
 class FindScalarParams : public IRVisitor {
 public:
@@ -207,10 +191,6 @@ bool is_buffer_extent(const std::string &name) {
 }
 
 }  // namespace
-
-bool is_pipeline_branch(const IfThenElse *op) {
-    return !op->else_case.defined() && op->condition.as<Not>() && is_bounds_query_test(op->condition);
-}
 
 Preamble read_preamble(const Stmt &s) {
     SpineWalker w;

@@ -20,8 +20,4 @@ std::optional<int64_t> constant_min(const Halide::Internal::Interval &i);
 // Reads the preamble of `s`.
 Preamble read_preamble(const Halide::Internal::Stmt &s);
 
-// `if (!(bounds query || ...)) { the pipeline }`, with no else: the branch of
-// a lowered pipeline that runs it (the bounds-query side only fills in shapes).
-bool is_pipeline_branch(const Halide::Internal::IfThenElse *op);
-
 }  // namespace harena

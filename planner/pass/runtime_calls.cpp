@@ -1,4 +1,4 @@
-#include "rewrite/runtime_calls.h"
+#include "runtime_calls.h"
 
 #include "harena/pipeline_abi.h"
 
