@@ -25,6 +25,8 @@ std::string describe(uint64_t bytes, const std::string &name) {
 
 }  // namespace
 
+// A recording call follows nothing: take_placed() declines every allocation,
+// which bumps and is noted with bumped().
 PlacedCall::PlacedCall(harena_arena &arena, CallAllocations &recording)
     : arena_(arena), writing_(&recording), recording_(recording), followed_(false) {
 }

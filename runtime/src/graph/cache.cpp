@@ -63,10 +63,14 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std:
     return cache.entries.back();
 }
 
-int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
+void count_ordinary(harena_graph_cache &cache, int *outcome, int kind) {
     cache.stats.ordinary++;
     cache.waiter.launched_other();
     *outcome = kind;
+}
+
+int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
+    count_ordinary(cache, outcome, kind);
     return uncaptured_call(*cache.arena, call, closure);
 }
 

@@ -53,6 +53,9 @@ void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e);
 void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend);
 // A new entry for `key`, evicting the least recently used one when full.
 Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std::string &key);
+// What every ordinary call counts: one more, no replay signal to wait for,
+// its outcome `kind`.
+void count_ordinary(harena_graph_cache &cache, int *outcome, int kind);
 // The call run as an ordinary one, its outcome `kind`.
 int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind);
 // The call run as an ordinary one, counted under `reason`.

@@ -25,9 +25,7 @@ const UnplannedCalls *unplanned_calls() {
 
 int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
            void *closure, int *outcome) {
-    cache.stats.ordinary++;
-    cache.waiter.launched_other();
-    *outcome = HARENA_GRAPH_RAN;
+    count_ordinary(cache, outcome, HARENA_GRAPH_RAN);
     UnboundCallsOn on_arena(*cache.arena);
     return unplanned.record(*cache.arena, call, closure, &e.recording);
 }
