@@ -11,8 +11,9 @@ points. Includes are written from runtime/src ("core/arena.h",
 - The core includes no feature header, except that core/arena.h, which
   composes the arena, includes each feature's state.h.
 - Within a feature, only abi.cpp includes core/arena.h: the rest of the
-  feature works on its own state and the core's own headers. ARENA_FACING
-  names the files that still work on the whole arena, each with its reason.
+  feature works on its own state, the core's own headers, and the parts of
+  the arena it is handed (streams/ a StreamArena from the core, graph/ a
+  GraphArena from its abi.cpp).
 - A feature includes no other feature's internals: of another feature, only
   its state.h, or a header EXPORTED names.
 - An include of a runtime source names its folder ("core/errors.h", not
@@ -46,14 +47,6 @@ RUNTIME_SRC = os.path.join('runtime', 'src')
 CORE = 'core'
 ARENA_HEADER = 'core/arena.h'
 STATE_HEADER = 'state.h'
-
-# Feature files other than abi.cpp that include core/arena.h: they act on the
-# arena as a whole, not on their feature's state alone.
-ARENA_FACING = {
-    'streams/order.cpp': 'stream order moves the core\'s allocation limit and home stream with the frames',
-    'streams/spans.cpp': 'the stream spans follow the core\'s region and top',
-    'graph/cache.cpp': 'a capture runs a call on the arena and its stream, and a region change drops the graphs',
-}
 
 # Headers of a feature other than state.h that other features may include.
 EXPORTED = {
@@ -129,7 +122,7 @@ def runtime_failures(root):
                                     f'each feature\'s {STATE_HEADER})')
                 continue
             if name == ARENA_HEADER:
-                if os.path.basename(f) != 'abi.cpp' and f not in ARENA_FACING:
+                if os.path.basename(f) != 'abi.cpp':
                     failures.append(f'{at}: within a feature only abi.cpp includes {ARENA_HEADER}; move the code '
                                     f'that needs the whole arena there, or work on the feature\'s state')
                 continue
@@ -138,9 +131,6 @@ def runtime_failures(root):
             if os.path.basename(name) != STATE_HEADER and name not in EXPORTED:
                 failures.append(f'{at}: {name} is an internal of the feature {target}/; include its '
                                 f'{STATE_HEADER}, or reach it through the core')
-    for f in sorted(ARENA_FACING):
-        if f not in known:
-            failures.append(f'{__file__}: ARENA_FACING names {RUNTIME_SRC}/{f}, which does not exist')
     for f in sorted(EXPORTED):
         if f not in known:
             failures.append(f'{__file__}: EXPORTED names {RUNTIME_SRC}/{f}, which does not exist')

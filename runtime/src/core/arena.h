@@ -53,6 +53,11 @@ int publish(harena_arena *arena, harena_arena **out, const char *function);
 // Applies the environment's switches (HARENA_DEBUG, HARENA_GUARD) to options.
 void read_environment(harena_options &options);
 
+// The parts of the arena stream order works on (streams/state.h).
+inline StreamArena streams_of(harena_arena &arena) {
+    return StreamArena{arena, arena.streams, arena.cuda};
+}
+
 // After a feature that watches allocations was switched on or off
 // (creation, a checker's heap).
 inline void update_watched(harena_arena &arena) {

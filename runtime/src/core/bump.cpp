@@ -123,7 +123,7 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
                                   void *stream, uint64_t *address) {
     std::lock_guard<std::mutex> lock(arena.streams.mutex);
     if (stream != arena.home_stream) {
-        stream_note_frame_use(arena, stream);
+        stream_note_frame_use(streams_of(arena), stream);
     }
     uint64_t state = arena.state.load(std::memory_order_acquire);
     uint64_t top;
@@ -134,7 +134,7 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
         }
     } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
                                                 std::memory_order_acquire));
-    const int crossed = stream_take(arena, top, top + size, stream, "harena_alloc");
+    const int crossed = stream_take(streams_of(arena), top, top + size, stream, "harena_alloc");
     const int result = finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
     if (crossed != HARENA_OK && result == HARENA_OK) {
         (void)release(arena, *address, bytes, "harena_alloc");

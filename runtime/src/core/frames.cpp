@@ -76,7 +76,7 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     void *previous_home = arena.home_stream;
     uint8_t streams = 0;
     if (stream != previous_home || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
-        if (int err = stream_push(arena, stream, reserved_end, function)) {
+        if (int err = stream_push(streams_of(arena), stream, reserved_end, function)) {
             return err;
         }
         if (stream != previous_home && depth != 0) {
@@ -158,7 +158,7 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
     if (streams != 0) {
-        stream_pop(arena, top, old_top,
+        stream_pop(streams_of(arena), top, old_top,
                    (streams & kAboveOtherStream) != 0 ? arena.home_before[depth - 1] : arena.home_stream);
     }
     return result;

@@ -175,13 +175,13 @@ int release_on(harena_arena &arena, uint64_t address, uint64_t bytes, void *stre
     // Labelled before the bytes come back, so that no allocation takes them
     // without seeing the label; unlabelled again when they did not.
     std::lock_guard<std::mutex> lock(arena.streams.mutex);
-    stream_note_frame_use(arena, stream);
+    stream_note_frame_use(streams_of(arena), stream);
     const uint64_t begin = address - arena.base;
     const uint64_t end = begin + allocation_size(arena, bytes);
-    stream_label_free(arena, begin, end, stream);
+    stream_label_free(streams_of(arena), begin, end, stream);
     const int result = release(arena, address, bytes, function);
     if (result != HARENA_OK || top_of(arena) > begin) {
-        stream_unlabel_free(arena, begin, end, stream);
+        stream_unlabel_free(streams_of(arena), begin, end, stream);
     }
     return result;
 }

@@ -31,7 +31,7 @@ int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_gra
                             cache == nullptr ? "the output pointer is NULL" : "capacity is 0 graphs");
     }
     auto *c = new harena_graph_cache;
-    c->arena = arena;
+    c->on = GraphArena{arena, arena, &arena->cuda, &arena->capture, &arena->nvtx};
     c->capacity = capacity;
     c->generation = arena->generation;
     *cache = c;
@@ -45,14 +45,14 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
     const GraphBackend *backend = graph_backend();
     if (backend != nullptr && cache->waiter.outstanding()) {
         // Graphs still running write the signal's word: they finish first.
-        StreamContextScope in_context(cache->arena->cuda);
-        (void)backend->synchronize(cache->arena->cuda.stream());
+        StreamContextScope in_context(cache->on.arena->cuda);
+        (void)backend->synchronize(cache->on.arena->cuda.stream());
     }
     for (Entry &e : cache->entries) {
-        drop(cache->arena, backend, e);
+        drop(cache->on, backend, e);
     }
     if (backend != nullptr) {
-        StreamContextScope in_context(cache->arena->cuda);
+        StreamContextScope in_context(cache->on.arena->cuda);
         cache->waiter.release(*backend);
     }
     delete cache;
@@ -64,13 +64,13 @@ int harena_graph_wait(harena_graph_cache *cache) {
     if (cache == nullptr) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "%s: the cache is NULL", function);
     }
-    if (int err = check_live(cache->arena, function, nullptr)) {
+    if (int err = check_live(cache->on.arena, function, nullptr)) {
         return err;
     }
     if (cache->waiter.signalled()) {
         return HARENA_OK;
     }
-    harena_arena &arena = *cache->arena;
+    harena_arena &arena = *cache->on.arena;
     const GraphBackend *backend = graph_backend();
     if (backend == nullptr || arena.cuda.stream() == nullptr) {
         return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
@@ -93,7 +93,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
         return err;
     }
     harena_graph_cache &c = *cache;
-    harena_arena &arena = *c.arena;
+    harena_arena &arena = *c.on.arena;
     const GraphBackend *backend = graph_backend();
     c.stats.calls++;
     forget_other_regions(c, backend);

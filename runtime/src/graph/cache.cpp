@@ -12,21 +12,21 @@
 
 #include "graph/cache.h"
 
-#include "core/arena.h"
 #include "core/errors.h"
+#include "core/registry.h"
 #include "cuda/stream_context.h"
 #include "graph/host_blocks.h"
 
 namespace harena::detail {
 
-void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
+void drop(const GraphArena &on, const GraphBackend *backend, Entry &e) {
     if (backend != nullptr && (e.graph != nullptr || e.exec != nullptr)) {
         backend->destroy(e.graph, e.exec);
     }
     e.graph = e.exec = nullptr;
     // The arena's context for the frees, where it is still live.
-    const bool live = !e.host_blocks.empty() && arena != nullptr && is_registered(arena);
-    free_host_blocks(live ? &arena->cuda : nullptr, e.host_blocks);
+    const bool live = !e.host_blocks.empty() && is_registered(on.arena);
+    free_host_blocks(live ? on.cuda : nullptr, e.host_blocks);
     if (e.recording != nullptr) {
         unplanned_calls()->discard(e.recording);
         e.recording = nullptr;
@@ -35,15 +35,15 @@ void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e) {
 
 // A region that changed (grown, shrunk) moved every intermediate.
 void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend) {
-    if (cache.generation == cache.arena->generation) {
+    if (cache.generation == cache.on.core->generation) {
         return;
     }
     for (Entry &e : cache.entries) {
         cache.stats.invalidated += e.exec != nullptr;
-        drop(cache.arena, backend, e);
+        drop(cache.on, backend, e);
     }
     cache.entries.clear();
-    cache.generation = cache.arena->generation;
+    cache.generation = cache.on.core->generation;
 }
 
 Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std::string &key) {
@@ -55,7 +55,7 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std:
             }
         }
         cache.stats.evictions += cache.entries[oldest].exec != nullptr;
-        drop(cache.arena, backend, cache.entries[oldest]);
+        drop(cache.on, backend, cache.entries[oldest]);
         cache.entries.erase(cache.entries.begin() + static_cast<std::ptrdiff_t>(oldest));
     }
     cache.entries.emplace_back();
@@ -71,7 +71,7 @@ void count_ordinary(harena_graph_cache &cache, int *outcome, int kind) {
 
 int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind) {
     count_ordinary(cache, outcome, kind);
-    return uncaptured_call(*cache.arena, call, closure);
+    return uncaptured_call(*cache.on.arena, call, closure);
 }
 
 int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
@@ -86,27 +86,27 @@ namespace {
 // result. Nothing when e.exec holds the instantiated graph, else why not.
 std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
                                              int *result) {
-    harena_arena &arena = *cache.arena;
-    void *stream = arena.cuda.stream();
+    const GraphArena &on = cache.on;
+    void *stream = on.cuda->stream();
     // Before the context and the capture: no thread's drain may run while it lasts.
     nvtx_capturing(true);
-    StreamContextScope in_context(arena.cuda);
+    StreamContextScope in_context(*on.cuda);
     const ReplaySignal *signal = cache.waiter.for_capture(backend, stream);
     if (backend.begin_capture(stream) != 0) {
         nvtx_capturing(false);
         return HARENA_GRAPH_CAPTURE_FAILED;
     }
-    arena.capture.begin();
-    const uint64_t allocations = allocation_total(arena);
+    on.capture->begin();
+    const uint64_t allocations = allocation_total(*on.core);
     bool host_block_missed = false;
     bool followed = true;
     {
-        HostBlockCapture host_blocks(arena, e.host_blocks);
-        *result = captured_call(arena, e, call, closure, &followed);
+        HostBlockCapture host_blocks(*on.arena, e.host_blocks);
+        *result = captured_call(*on.arena, e, call, closure, &followed);
         host_block_missed = host_blocks.missed;
     }
-    const bool allocated = allocation_total(arena) != allocations;
-    const Capture::Seen seen = arena.capture.end();
+    const bool allocated = allocation_total(*on.core) != allocations;
+    const Capture::Seen seen = on.capture->end();
     // The graph's last node: it writes the count a waiting thread reads.
     e.signals = signal != nullptr && backend.signal_enqueue(*signal, stream) == 0;
     void *graph = nullptr;
@@ -148,19 +148,21 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
 }  // namespace
 
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers) {
-    StreamContextScope in_context(cache.arena->cuda);
+    const GraphArena &on = cache.on;
+    StreamContextScope in_context(*on.cuda);
     // The graph runs the captured call's kernels without the call's frame:
     // under a memory checker the bytes above the top, where that frame lay
     // (the key holds the top), are one live region for the launch.
-    harena_arena &arena = *cache.arena;
+    const ArenaCore &arena = *on.core;
     const uint64_t top = arena.base + top_of(arena);
-    const bool checked = arena.nvtx != nullptr && top < arena.base + arena.capacity;
+    NvtxHeap *const heap = *on.nvtx;
+    const bool checked = heap != nullptr && top < arena.base + arena.capacity;
     if (checked) {
-        nvtx_reservation_register(*arena.nvtx, top, arena.base + arena.capacity - top);
+        nvtx_reservation_register(*heap, top, arena.base + arena.capacity - top);
     }
-    const int err = backend.launch(e.exec, arena.cuda.stream());
+    const int err = backend.launch(e.exec, on.cuda->stream());
     if (checked) {
-        nvtx_frame_popped(*arena.nvtx, top);
+        nvtx_frame_popped(*heap, top);
     }
     if (err == 0 && e.signals) {
         cache.waiter.launched_with_signal();
@@ -168,7 +170,7 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
         cache.waiter.launched_other();
     }
     if (err != 0) {
-        return report_error(cache.arena->user_context, halide_error_code_device_run_failed,
+        return report_error(on.core->user_context, halide_error_code_device_run_failed,
                             "harena_graph_run: cuGraphLaunch failed with CUDA error %d", err);
     }
     for (size_t i = 0; i < e.written.size(); i++) {
@@ -188,12 +190,12 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
                             cache == nullptr ? "the cache is NULL" : call == nullptr ? "the call is NULL" :
                                                                                        "the key or the buffer list is NULL with a nonzero size");
     }
-    if (int err = check_live(cache->arena, function, nullptr)) {
+    if (int err = check_live(cache->on.arena, function, nullptr)) {
         return err;
     }
     for (int i = 0; i < buffer_count; i++) {
         if (buffers[i] == nullptr) {
-            return report_error(cache->arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+            return report_error(cache->on.core->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                                 "%s: buffer argument %d is NULL", function, i);
         }
     }
@@ -205,7 +207,7 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
 int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
                        int buffer_count, harena_graph_call call, void *closure, int *outcome) {
     if (const std::optional<harena_graph_fallback> refused = refusal_of_recording(e)) {
-        drop(c.arena, &backend, e);
+        drop(c.on, &backend, e);
         e.refused = refused;
         return fall_back(c, *refused, call, closure, outcome);
     }
@@ -219,7 +221,7 @@ int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry
         e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
     }
     if (reason) {
-        drop(c.arena, &backend, e);
+        drop(c.on, &backend, e);
         // A pipeline error may be this call's alone; the rest are for good.
         if (*reason != HARENA_GRAPH_PIPELINE_FAILED) {
             e.refused = reason;

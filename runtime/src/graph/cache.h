@@ -7,12 +7,27 @@
 #include <string>
 #include <vector>
 
+#include "core/arena_core.h"
+#include "cuda/state.h"
 #include "graph/backend.h"
 #include "graph/host_blocks.h"
+#include "graph/state.h"
 #include "graph/unplanned_calls.h"
 #include "harena/cuda.h"
+#include "nvtx/state.h"
 
 namespace harena::detail {
+
+// The parts of its arena a graph cache works on, taken at its creation
+// (abi.cpp, the feature's one look at the whole arena); they live as long
+// as the arena.
+struct GraphArena {
+    harena_arena *arena = nullptr;    // what calls run on and the registry knows
+    ArenaCore *core = nullptr;        // its region, top and generation
+    CudaBinding *cuda = nullptr;      // its stream and context
+    Capture *capture = nullptr;       // what a planned pipeline's entry tells a capture
+    NvtxHeap *const *nvtx = nullptr;  // its memory checker's heap, null while none is attached
+};
 
 struct Entry {
     std::string key;
@@ -34,7 +49,7 @@ struct Entry {
 }  // namespace harena::detail
 
 struct harena_graph_cache {
-    harena_arena *arena = nullptr;
+    harena::detail::GraphArena on;
     uint32_t capacity = 0;
     uint64_t generation = 0;  // of the arena's region the entries were made in
     uint64_t clock = 0;
@@ -47,7 +62,7 @@ struct harena_graph_cache {
 namespace harena::detail {
 
 // Destroys an entry's graph and frees the host blocks it read.
-void drop(const harena_arena *arena, const GraphBackend *backend, Entry &e);
+void drop(const GraphArena &on, const GraphBackend *backend, Entry &e);
 // A region that changed (grown, shrunk) moved every intermediate: every
 // entry made in another region goes.
 void forget_other_regions(harena_graph_cache &cache, const GraphBackend *backend);

@@ -26,8 +26,8 @@ const UnplannedCalls *unplanned_calls() {
 int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
            void *closure, int *outcome) {
     count_ordinary(cache, outcome, HARENA_GRAPH_RAN);
-    UnboundCallsOn on_arena(*cache.arena);
-    return unplanned.record(*cache.arena, call, closure, &e.recording);
+    UnboundCallsOn on_arena(*cache.on.arena);
+    return unplanned.record(*cache.on.arena, call, closure, &e.recording);
 }
 
 int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure, bool *followed) {

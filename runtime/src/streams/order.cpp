@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <string>
 
-#include "core/arena.h"
 #include "core/errors.h"
 #include "cuda/stream_context.h"
 #include "streams/events.h"
@@ -17,8 +16,8 @@ namespace harena::detail {
 namespace {
 
 // Where [begin, end) was last used other than on `stream`.
-std::vector<Source> sources_of(const harena_arena &arena, uint64_t begin, uint64_t end, void *stream) {
-    const StreamOrder &o = arena.streams;
+std::vector<Source> sources_of(StreamArena arena, uint64_t begin, uint64_t end, void *stream) {
+    const StreamOrder &o = arena.order;
     std::vector<Source> sources;
     auto add = [&](const Source &s) {
         const bool known = std::any_of(sources.begin(), sources.end(), [&](const Source &t) {
@@ -33,45 +32,45 @@ std::vector<Source> sources_of(const harena_arena &arena, uint64_t begin, uint64
             add(Source{s.stream, s.event, s.event_context});
         }
     }
-    if (arena.home_stream != stream && arena.home_stream != kNoStream && begin < o.touched &&
+    if (arena.core.home_stream != stream && arena.core.home_stream != kNoStream && begin < o.touched &&
         !gaps(o.spans, begin, std::min(end, o.touched)).empty()) {
-        add(Source{arena.home_stream, nullptr, nullptr});
+        add(Source{arena.core.home_stream, nullptr, nullptr});
     }
     return sources;
 }
 
-[[gnu::cold]] int no_backend(const harena_arena &arena, void *from, void *to, const char *function) {
-    return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
+[[gnu::cold]] int no_backend(StreamArena arena, void *from, void *to, const char *function) {
+    return report_error(arena.core.user_context, HARENA_ERROR_INVALID_ARGUMENT,
                         "%s: bytes of arena %p last used on stream %p are about to be used on stream %p, and no "
                         "CUDA driver with event functions is loaded to order the two; use one stream per arena "
                         "where there is no driver",
-                        function, static_cast<const void *>(&arena), from, to);
+                        function, static_cast<const void *>(&arena.core), from, to);
 }
 
 // A record or wait failed (a stream destroyed before it was retired, for
 // one): waiting for the whole context still orders the bytes.
-[[gnu::cold]] int synchronize_instead(harena_arena &arena, const StreamEventBackend &b, void *context, int err,
+[[gnu::cold]] int synchronize_instead(StreamArena arena, const StreamEventBackend &b, void *context, int err,
                                       const Source &from, void *to, const char *function) {
     const int sync = context != nullptr ? b.synchronize(context) : err;
     if (sync == 0) {
-        report_notice(arena.user_context,
+        report_notice(arena.core.user_context,
                       "%s: ordering stream %p after stream %p through an event failed with CUDA error %d; waited "
                       "for the whole context instead (retire a stream with harena_retire_stream before destroying "
                       "it)",
                       function, to, from.stream, err);
         return HARENA_OK;
     }
-    return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
+    return report_error(arena.core.user_context, HARENA_ERROR_INVALID_ARGUMENT,
                         "%s: cannot order stream %p after stream %p on arena %p: CUDA error %d, and %d waiting for "
                         "the context",
-                        function, to, from.stream, static_cast<void *>(&arena), err, sync);
+                        function, to, from.stream, static_cast<void *>(&arena.core), err, sync);
 }
 
 // `to` waits for `from`'s work so far: its retired event, or an event
 // recorded on it now, from the pool and back in it once the wait is queued
 // (a wait holds the record it saw).
-int cross(harena_arena &arena, const Source &from, void *to, const char *function) {
-    StreamOrder &o = arena.streams;
+int cross(StreamArena arena, const Source &from, void *to, const char *function) {
+    StreamOrder &o = arena.order;
     const StreamEventBackend *b = stream_event_backend();
     if (b == nullptr) {
         return no_backend(arena, from.stream, to, function);
@@ -119,10 +118,10 @@ void relabel(StreamOrder &o, const Source &from, void *to) {
     recycle_events(o, {from});
 }
 
-void change_home(harena_arena &arena, void *home) {
-    if (arena.home_stream != home) {
+void change_home(StreamArena arena, void *home) {
+    if (arena.core.home_stream != home) {
         label_home_bytes(arena);
-        arena.home_stream = home;
+        arena.core.home_stream = home;
         tidy(arena);
     }
 }
@@ -157,7 +156,7 @@ void StreamOrder::reset_counts() {
     waits.store(0, std::memory_order_relaxed);
 }
 
-int check_stream(const harena_arena &arena, void *stream, const char *function) {
+int check_stream(const ArenaCore &arena, void *stream, const char *function) {
     if (stream != nullptr && arena.device_interface == nullptr) {
         return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: arena %p holds host memory, which no stream orders; pass NULL as the stream",
@@ -166,15 +165,15 @@ int check_stream(const harena_arena &arena, void *stream, const char *function) 
     return HARENA_OK;
 }
 
-int stream_take(harena_arena &arena, uint64_t begin, uint64_t end, void *stream, const char *function) {
-    StreamOrder &o = arena.streams;
+int stream_take(StreamArena arena, uint64_t begin, uint64_t end, void *stream, const char *function) {
+    StreamOrder &o = arena.order;
     follow_region(arena);
     const std::vector<Source> sources = sources_of(arena, begin, end, stream);
     // As RMM merges a stream's free list into the one that waited for it,
     // every free byte the last user left goes over with the crossing: the
     // home's too, which get spans first.
     if (std::any_of(sources.begin(), sources.end(),
-                    [&](const Source &s) { return s.event == nullptr && s.stream == arena.home_stream; })) {
+                    [&](const Source &s) { return s.event == nullptr && s.stream == arena.core.home_stream; })) {
         label_home_bytes(arena);
     }
     int result = HARENA_OK;
@@ -195,12 +194,12 @@ int stream_take(harena_arena &arena, uint64_t begin, uint64_t end, void *stream,
     return result;
 }
 
-int stream_push(harena_arena &arena, void *stream, uint64_t reserved_end, const char *function) {
-    std::lock_guard<std::mutex> lock(arena.streams.mutex);
+int stream_push(StreamArena arena, void *stream, uint64_t reserved_end, const char *function) {
+    std::lock_guard<std::mutex> lock(arena.order.mutex);
     follow_region(arena);
-    void *previous = arena.home_stream;
+    void *previous = arena.core.home_stream;
     change_home(arena, stream);
-    const uint64_t top = top_of(arena);
+    const uint64_t top = top_of(arena.core);
     if (reserved_end > top) {
         if (int err = stream_take(arena, top, reserved_end, stream, function)) {
             change_home(arena, previous);
@@ -210,8 +209,8 @@ int stream_push(harena_arena &arena, void *stream, uint64_t reserved_end, const 
     return HARENA_OK;
 }
 
-void stream_pop(harena_arena &arena, const Frame &frame, uint64_t old_top, void *next) {
-    StreamOrder &o = arena.streams;
+void stream_pop(StreamArena arena, const Frame &frame, uint64_t old_top, void *next) {
+    StreamOrder &o = arena.order;
     std::lock_guard<std::mutex> lock(o.mutex);
     follow_region(arena);
     bool labelled = false;
@@ -227,29 +226,29 @@ void stream_pop(harena_arena &arena, const Frame &frame, uint64_t old_top, void 
         it = o.frame_streams.erase(it);
     }
     // A span over the frame's bytes replaces what the lack of one said.
-    if (labelled && arena.home_stream != kNoStream) {
-        o.spans.push_back(StreamSpan{frame.offset, old_top, arena.home_stream, nullptr, nullptr});
+    if (labelled && arena.core.home_stream != kNoStream) {
+        o.spans.push_back(StreamSpan{frame.offset, old_top, arena.core.home_stream, nullptr, nullptr});
     }
     change_home(arena, next);
     tidy(arena);
 }
 
-void stream_note_frame_use(harena_arena &arena, void *stream) {
-    const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+void stream_note_frame_use(StreamArena arena, void *stream) {
+    const uint32_t depth = arena.core.depth.load(std::memory_order_relaxed);
     if (depth == 0) {
         return;
     }
-    Frame &frame = arena.frames[depth - 1];
+    Frame &frame = arena.core.frames[depth - 1];
     frame.streams |= kOtherStreamUsed;
-    auto &uses = arena.streams.frame_streams;
+    auto &uses = arena.order.frame_streams;
     if (std::find(uses.begin(), uses.end(), std::make_pair(frame.id, stream)) == uses.end()) {
         uses.emplace_back(frame.id, stream);
     }
 }
 
-void stream_label_free(harena_arena &arena, uint64_t begin, uint64_t end, void *stream) {
+void stream_label_free(StreamArena arena, uint64_t begin, uint64_t end, void *stream) {
     follow_region(arena);
-    arena.streams.spans.push_back(StreamSpan{begin, end, stream, nullptr, nullptr});
+    arena.order.spans.push_back(StreamSpan{begin, end, stream, nullptr, nullptr});
     publish_floor(arena);
 }
 
@@ -258,34 +257,34 @@ namespace {
 // Why `stream` cannot be retired yet, or an empty string. Frames' streams
 // from the top down: the home, then the home before each frame that
 // changed it.
-std::string still_used(const harena_arena &arena, void *stream) {
-    const auto &uses = arena.streams.frame_streams;
-    void *own = arena.home_stream;
-    for (uint32_t i = arena.depth.load(std::memory_order_relaxed); i-- > 0;) {
-        const Frame &f = arena.frames[i];
+std::string still_used(StreamArena arena, void *stream) {
+    const auto &uses = arena.order.frame_streams;
+    void *own = arena.core.home_stream;
+    for (uint32_t i = arena.core.depth.load(std::memory_order_relaxed); i-- > 0;) {
+        const Frame &f = arena.core.frames[i];
         if (own == stream || std::find(uses.begin(), uses.end(), std::make_pair(f.id, stream)) != uses.end()) {
             return "frame #" + std::to_string(f.id) + " uses it";
         }
-        own = (f.streams & kAboveOtherStream) != 0 ? arena.home_before[i] : own;
+        own = (f.streams & kAboveOtherStream) != 0 ? arena.core.home_before[i] : own;
     }
     return std::string();
 }
 
 }  // namespace
 
-int stream_retire(harena_arena &arena, void *stream, const char *function) {
-    StreamOrder &o = arena.streams;
+int stream_retire(StreamArena arena, void *stream, const char *function) {
+    StreamOrder &o = arena.order;
     std::lock_guard<std::mutex> lock(o.mutex);
     const std::string why = still_used(arena, stream);
     if (!why.empty()) {
-        return report_error(arena.user_context, HARENA_ERROR_ARENA_IN_USE,
+        return report_error(arena.core.user_context, HARENA_ERROR_ARENA_IN_USE,
                             "%s: stream %p cannot be retired from arena %p: %s; pop the frames that use it first",
-                            function, stream, static_cast<void *>(&arena), why.c_str());
+                            function, stream, static_cast<void *>(&arena.core), why.c_str());
     }
     follow_region(arena);
-    if (arena.home_stream == stream) {
+    if (arena.core.home_stream == stream) {
         label_home_bytes(arena);
-        arena.home_stream = kNoStream;
+        arena.core.home_stream = kNoStream;
     }
     const bool labelled = std::any_of(o.spans.begin(), o.spans.end(),
                                       [&](const StreamSpan &s) { return s.event == nullptr && s.stream == stream; });
@@ -324,8 +323,8 @@ int stream_retire(harena_arena &arena, void *stream, const char *function) {
     return HARENA_OK;
 }
 
-void stream_unlabel_free(harena_arena &arena, uint64_t begin, uint64_t end, void *stream) {
-    auto &spans = arena.streams.spans;
+void stream_unlabel_free(StreamArena arena, uint64_t begin, uint64_t end, void *stream) {
+    auto &spans = arena.order.spans;
     auto it = std::find_if(spans.rbegin(), spans.rend(), [&](const StreamSpan &s) {
         return s.begin == begin && s.end == end && s.stream == stream && s.event == nullptr;
     });

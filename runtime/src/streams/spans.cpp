@@ -3,28 +3,27 @@
 
 #include <algorithm>
 
-#include "core/arena.h"
 #include "streams/events.h"
 
 namespace harena::detail {
 
 // A new region has no history.
-void follow_region(harena_arena &arena) {
-    StreamOrder &o = arena.streams;
-    if (o.generation != arena.generation) {
+void follow_region(StreamArena arena) {
+    StreamOrder &o = arena.order;
+    if (o.generation != arena.core.generation) {
         o.spans.clear();
         o.touched = 0;
-        o.generation = arena.generation;
+        o.generation = arena.core.generation;
     }
-    o.touched = std::max(o.touched, arena.high_water.load(std::memory_order_relaxed));
+    o.touched = std::max(o.touched, arena.core.high_water.load(std::memory_order_relaxed));
 }
 
-void publish_floor(harena_arena &arena) {
+void publish_floor(StreamArena arena) {
     uint64_t floor = ~uint64_t(0);
-    for (const StreamSpan &s : arena.streams.spans) {
+    for (const StreamSpan &s : arena.order.spans) {
         floor = std::min(floor, s.begin);
     }
-    arena.alloc_limit.store(std::min(floor, arena.capacity), std::memory_order_release);
+    arena.core.alloc_limit.store(std::min(floor, arena.core.capacity), std::memory_order_release);
 }
 
 // The parts of [begin, end) that no span covers, in order.
@@ -76,14 +75,14 @@ void recycle_events(StreamOrder &o, const std::vector<Source> &released) {
 
 // Spans of the home stream that no other span overlaps say what the lack of
 // a span says; merged spans keep the list short.
-void tidy(harena_arena &arena) {
-    std::vector<StreamSpan> &spans = arena.streams.spans;
+void tidy(StreamArena arena) {
+    std::vector<StreamSpan> &spans = arena.order.spans;
     std::vector<StreamSpan> kept;
     for (const StreamSpan &s : spans) {
         const bool alone = std::none_of(spans.begin(), spans.end(), [&](const StreamSpan &t) {
             return &t != &s && overlaps(t, s.begin, s.end) && (t.stream != s.stream || t.event != s.event);
         });
-        if (!(s.event == nullptr && s.stream == arena.home_stream && alone)) {
+        if (!(s.event == nullptr && s.stream == arena.core.home_stream && alone)) {
             kept.push_back(s);
         }
     }
@@ -125,14 +124,14 @@ void clip(StreamOrder &o, uint64_t begin, uint64_t end) {
 
 // The free bytes no span covers below the highest offset used, last used on
 // the home stream, get a span of it: the home is about to change.
-void label_home_bytes(harena_arena &arena) {
-    StreamOrder &o = arena.streams;
-    const uint64_t top = top_of(arena);
-    if (arena.home_stream == kNoStream || top >= o.touched) {
+void label_home_bytes(StreamArena arena) {
+    StreamOrder &o = arena.order;
+    const uint64_t top = top_of(arena.core);
+    if (arena.core.home_stream == kNoStream || top >= o.touched) {
         return;
     }
     for (const auto &[b, e] : gaps(o.spans, top, o.touched)) {
-        o.spans.push_back(StreamSpan{b, e, arena.home_stream, nullptr, nullptr});
+        o.spans.push_back(StreamSpan{b, e, arena.core.home_stream, nullptr, nullptr});
     }
 }
 

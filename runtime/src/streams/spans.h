@@ -26,9 +26,9 @@ inline bool overlaps(const StreamSpan &s, uint64_t begin, uint64_t end) {
 }
 
 // Forgets the spans of a replaced region and raises the highest offset used.
-void follow_region(harena_arena &arena);
+void follow_region(StreamArena arena);
 // The arena's alloc_limit from the spans and the capacity.
-void publish_floor(harena_arena &arena);
+void publish_floor(StreamArena arena);
 // The parts of [begin, end) that no span covers, in order.
 std::vector<std::pair<uint64_t, uint64_t>> gaps(const std::vector<StreamSpan> &spans, uint64_t begin, uint64_t end);
 // An event of `context` from the pool (made when there is none), and back.
@@ -39,11 +39,11 @@ void give_event(StreamOrder &o, void *context, void *event);
 void recycle_events(StreamOrder &o, const std::vector<Source> &released);
 // Drops spans of the home stream that no other span overlaps (they say what
 // the lack of a span says), merges neighbours, publishes the floor.
-void tidy(harena_arena &arena);
+void tidy(StreamArena arena);
 // [begin, end) is in use: no span describes it.
 void clip(StreamOrder &o, uint64_t begin, uint64_t end);
 // The home is about to change: the free bytes no span covers below the
 // highest offset used, last used on the home stream, get a span of it.
-void label_home_bytes(harena_arena &arena);
+void label_home_bytes(StreamArena arena);
 
 }  // namespace harena::detail

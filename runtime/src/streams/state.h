@@ -22,8 +22,7 @@
 #include <vector>
 
 #include "core/arena_core.h"
-
-struct harena_arena;
+#include "cuda/state.h"
 
 namespace harena::detail {
 
@@ -74,31 +73,40 @@ struct StreamOrder {
     std::atomic<uint64_t> waits{0};
 };
 
+// What stream order works on: the arena's core (its top, frames and home
+// stream), its stream order, and its CUDA binding, whose context crossings
+// record and wait in (core/arena.h makes it: streams_of).
+struct StreamArena {
+    ArenaCore &core;
+    StreamOrder &order;
+    const CudaBinding &cuda;
+};
+
 // HARENA_OK for a stream an arena can order work on: any on a device arena,
 // only NULL on a host arena (reported).
-int check_stream(const harena_arena &arena, void *stream, const char *function);
+int check_stream(const ArenaCore &arena, void *stream, const char *function);
 
 // The slow paths. Each returns HARENA_OK or an error it reported.
 // A frame on `stream` is about to be pushed at the top, reserving
 // [top, reserved_end): the home becomes `stream`, and the reserved bytes
 // cross to it. Not concurrent with allocations.
-int stream_push(harena_arena &arena, void *stream, uint64_t reserved_end, const char *function);
+int stream_push(StreamArena arena, void *stream, uint64_t reserved_end, const char *function);
 // `frame` popped, its bytes up to `old_top` free again; `next` is the
 // stream of the new top frame (the home when none is left). Not concurrent
 // with allocations.
-void stream_pop(harena_arena &arena, const Frame &frame, uint64_t old_top, void *next);
+void stream_pop(StreamArena arena, const Frame &frame, uint64_t old_top, void *next);
 // With the mutex held: bytes [begin, end) were taken for `stream`; makes it
 // wait for their last users.
-int stream_take(harena_arena &arena, uint64_t begin, uint64_t end, void *stream, const char *function);
+int stream_take(StreamArena arena, uint64_t begin, uint64_t end, void *stream, const char *function);
 // With the mutex held: `stream` (not the top frame's) allocated or freed in
 // the top frame.
-void stream_note_frame_use(harena_arena &arena, void *stream);
+void stream_note_frame_use(StreamArena arena, void *stream);
 // With the mutex held: the free of [begin, end) on `stream` may reclaim it
 // at once; labels it before the bytes come back. stream_unlabel_free undoes it
 // when they did not.
-void stream_label_free(harena_arena &arena, uint64_t begin, uint64_t end, void *stream);
-void stream_unlabel_free(harena_arena &arena, uint64_t begin, uint64_t end, void *stream);
+void stream_label_free(StreamArena arena, uint64_t begin, uint64_t end, void *stream);
+void stream_unlabel_free(StreamArena arena, uint64_t begin, uint64_t end, void *stream);
 // harena_retire_stream after its checks of the arena.
-int stream_retire(harena_arena &arena, void *stream, const char *function);
+int stream_retire(StreamArena arena, void *stream, const char *function);
 
 }  // namespace harena::detail
