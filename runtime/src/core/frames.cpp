@@ -30,6 +30,9 @@ int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t res
 // Moves each buffer that still holds a slice of the popping frame (addresses
 // from `frame_base` on) out of the arena (slices/state.h), and counts it.
 void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
+    if (arena.slices.empty()) {
+        return;
+    }
     SuspendScopes suspend;
     arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
         arena.records.forget(address - arena.base);
@@ -43,10 +46,43 @@ void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_ba
     });
 }
 
+// Makes [offset, offset + lead + reserved + trail) the frame at `depth`, the
+// new top; `streams`: its stream work at the pop (Frame::streams).
+inline void place_frame(harena_arena &arena, uint32_t depth, uint64_t offset, uint64_t lead, uint64_t reserved,
+                        uint64_t trail, bool pipeline, uint8_t streams, harena_frame *frame) {
+    Frame &f = arena.frames[depth];
+    f.id = arena.next_frame_id++;
+    f.offset = offset;
+    f.reserved = lead + reserved + trail;
+    f.pipeline = pipeline;
+    f.scope_owned = false;
+    f.streams = streams;
+    set_top(arena, offset + f.reserved);
+    arena.depth.store(depth + 1, std::memory_order_relaxed);
+    arena.stats.pushed(depth + 1);
+    raise_high_water(arena, offset + f.reserved);
+    if (frame != nullptr) {
+        *frame = harena_frame{f.id, arena.base + offset + lead};
+    }
+}
+
 }  // namespace
 
 int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
                   const char *function) {
+    // Most pushes: nothing watches the arena (no bands, no checker heap),
+    // it does not grow, the frame stays on the home stream, a frame is left
+    // and its bytes end at or below the allocation limit, so they fit and
+    // were last used on this stream.
+    if (!arena.watched && !arena.growth.on() && stream == arena.home_stream && reserve_bytes <= kMaxCapacity) {
+        const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
+        const uint64_t offset = top_of(arena);
+        const uint64_t reserved = round_up(reserve_bytes, arena.alignment);
+        if (depth < arena.frames.size() && offset + reserved <= arena.alloc_limit.load(std::memory_order_relaxed)) {
+            place_frame(arena, depth, offset, 0, reserved, 0, pipeline, 0, frame);
+            return HARENA_OK;
+        }
+    }
     const bool banded = arena.band_bytes != 0 && !pipeline;
     const uint64_t lead = banded ? guard_layout::first_slice_offset(arena.band_bytes) : 0;
     const uint64_t trail = banded && reserve_bytes != 0 ? arena.band_bytes : 0;
@@ -84,25 +120,13 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
             arena.home_before[depth] = previous_home;
         }
     }
-    Frame &f = arena.frames[depth];
-    f.id = arena.next_frame_id++;
-    f.offset = offset;
-    f.reserved = lead + reserved + trail;
-    f.pipeline = pipeline;
-    f.scope_owned = false;
-    f.streams = streams;
+    place_frame(arena, depth, offset, lead, reserved, trail, pipeline, streams, frame);
     if (arena.nvtx != nullptr && reserved != 0) {
         nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
     }
-    set_top(arena, offset + f.reserved);
-    arena.depth.store(depth + 1, std::memory_order_relaxed);
-    arena.stats.pushed(depth + 1);
-    raise_high_water(arena, offset + f.reserved);
-    if (frame != nullptr) {
-        *frame = harena_frame{f.id, arena.base + offset + lead};
-    }
     if (banded) {
         // A band that cannot be filled is reported; the frame stays usable.
+        const Frame &f = arena.frames[depth];
         (void)guarded(arena.user_context, function, [&] { return guard_frame(arena, f, lead, reserve_bytes); });
     }
     return HARENA_OK;

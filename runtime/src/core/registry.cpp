@@ -27,8 +27,8 @@ Registry &registry() {
 
 // Destroying any arena invalidates every thread's memory of a live pointer
 // (check_live in core/registry.h), so a stale handle is still reported.
-__thread const void *registry_last_live = nullptr;
-__thread uint64_t registry_departures_seen = 0;
+HARENA_FAST_TLS const void *registry_last_live = nullptr;
+HARENA_FAST_TLS uint64_t registry_departures_seen = 0;
 std::atomic<uint64_t> registry_departures{0};
 
 void register_arena(ArenaCore *arena) {

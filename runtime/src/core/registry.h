@@ -22,9 +22,15 @@ ArenaCore *find_registered_core(const halide_device_interface_t *device_interfac
 // before reading it. Each thread remembers the last pointer it found
 // registered and how many arenas had left the registry then; while none has
 // left since, the pointer is still live and the check takes no lock. That
-// fast path is inline so that allocation and free stay short.
-extern __thread const void *registry_last_live;
-extern __thread uint64_t registry_departures_seen;
+// fast path is inline so that allocation and free stay short. The runtime
+// is position-independent (it links into shared libraries too), where a
+// thread-local variable is read through __tls_get_addr unless it has the
+// initial-exec model: a call that made every entry point save registers.
+// Its 16 bytes come from the static TLS block glibc keeps for libraries
+// loaded later.
+#define HARENA_FAST_TLS __thread __attribute__((tls_model("initial-exec")))
+extern HARENA_FAST_TLS const void *registry_last_live;
+extern HARENA_FAST_TLS uint64_t registry_departures_seen;
 extern std::atomic<uint64_t> registry_departures;
 int check_registered(const void *pointer, const char *function, void *user_context);
 // The fast path alone: true when the pointer is certainly live; false says

@@ -40,11 +40,16 @@ public:
     // bytes return to the arena only after this call.
     void forget(uint64_t address);
 
+    // Whether no buffer holds a slice: most pops have nothing to drain.
+    [[nodiscard]] bool empty() const {
+        return live_.load(std::memory_order_acquire) == 0;
+    }
+
     // At a pop: calls visit(buffer, address) for each entry whose address is
     // at least `from` (the popping frame's first byte), then gives them back.
     template<typename Visit>
     void drain(uint64_t from, Visit &&visit) {
-        if (live_.load(std::memory_order_acquire) == 0) {
+        if (empty()) {
             return;
         }
         for (uint32_t i = 0; i < capacity_; i++) {

@@ -17,8 +17,12 @@ public:
     // which the caller notices.
     [[nodiscard]] bool fallback();
     void eviction(uint64_t bytes);
-    // A frame was pushed, making the stack `depth` deep.
-    void pushed(uint32_t depth);
+    // A frame was pushed, making the stack `depth` deep. Every push counts
+    // it: inline, so that a push makes no call for it.
+    void pushed(uint32_t depth) {
+        frames_pushed_++;
+        max_depth_ = depth > max_depth_ ? depth : max_depth_;
+    }
 
     // The counters' part of harena_get_stats: events since the last reset,
     // allocations and reclaims as totals minus the baselines.

@@ -20,11 +20,6 @@ void Stats::eviction(uint64_t bytes) {
     evicted_bytes_.fetch_add(bytes, std::memory_order_relaxed);
 }
 
-void Stats::pushed(uint32_t depth) {
-    frames_pushed_++;
-    max_depth_ = std::max(max_depth_, depth);
-}
-
 void Stats::report(harena_stats &s, uint64_t allocation_total, uint64_t reclaim_total) const {
     s.allocations = allocation_total - allocation_baseline_;
     s.reclaimed = reclaim_total - reclaim_baseline_;
