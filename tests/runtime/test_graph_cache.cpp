@@ -286,6 +286,7 @@ TEST_F(GraphCacheTest, AWaitAfterAGraphReadsItsSignalAndAfterAnOrdinaryCallWaits
 
 TEST_F(GraphCacheTest, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIsLate) {
     run(1, 3);
+    graphs.wait();  // the capture below ends with the signal
     run(2, 3);
     fake.defer_launches = true;  // the GPU has not run it yet
     in.value = 5;
@@ -295,7 +296,7 @@ TEST_F(GraphCacheTest, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIs
     EXPECT_EQ(out.value, -1);
     graphs.wait();
     EXPECT_EQ(out.value, 15) << "the wait returned before the replay had run";
-    EXPECT_EQ(fake.synchronizes, 1);
+    EXPECT_EQ(fake.synchronizes, 2) << "one after the ordinary call, one once the replay's signal was late";
 }
 
 TEST_F(GraphCacheTest, WithoutASignalEveryWaitIsOnTheStream) {
@@ -308,20 +309,38 @@ TEST_F(GraphCacheTest, WithoutASignalEveryWaitIsOnTheStream) {
     EXPECT_EQ(fake.signals_made, 0);
 }
 
+TEST_F(GraphCacheTest, ACacheNeverWaitedOnCapturesItsGraphsWithoutTheSignal) {
+    for (int expected : {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED}) {
+        EXPECT_EQ(run(2, 3), expected);
+    }
+    EXPECT_EQ(fake.signals_made, 0) << "no graph of a cache nobody waits on pays for the kernel";
+    graphs.wait();
+    EXPECT_EQ(fake.synchronizes, 1) << "the graph captured before the first wait has no signal to read";
+    EXPECT_EQ(run(2, 4), HARENA_GRAPH_RAN);
+    EXPECT_EQ(run(2, 4), HARENA_GRAPH_CAPTURED);
+    graphs.wait();
+    EXPECT_EQ(fake.signals_made, 1) << "captures after the first wait end with the signal";
+    EXPECT_EQ(fake.synchronizes, 1);
+}
+
 TEST_F(GraphCacheTest, ACacheGoesOnlyAfterItsGraphsHaveWrittenTheSignal) {
     {
         harena::GraphCache local{arena, 2};
         in.value = 2;
-        for (int i = 0; i < 3; i++) {
+        EXPECT_EQ(local.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+        local.wait();  // after the ordinary first call: on the stream; later captures end with the signal
+        for (int i = 0; i < 2; i++) {
             EXPECT_EQ(local.run(call_current, &in.buf, 3.0f, &out.buf), 0);
+            local.wait();
         }
+        EXPECT_EQ(fake.synchronizes, 1);
         fake.defer_launches = true;
         EXPECT_EQ(local.run(call_current, &in.buf, 4.0f, &out.buf), 0);  // another key: ordinary
         EXPECT_EQ(local.run(call_current, &in.buf, 3.0f, &out.buf), 0);
         EXPECT_EQ(local.last_outcome(), HARENA_GRAPH_REPLAYED);
         EXPECT_EQ(fake.queued.size(), 1u);
     }
-    EXPECT_EQ(fake.synchronizes, 1) << "destroyed while a graph would still write the signal";
+    EXPECT_EQ(fake.synchronizes, 2) << "destroyed while a graph would still write the signal";
     EXPECT_TRUE(fake.queued.empty());
     EXPECT_EQ(fake.signals_destroyed, 1);
 }

@@ -161,14 +161,17 @@ int harena_graph_run(harena_graph_cache *cache, const void *key, size_t key_byte
                      int buffer_count, harena_graph_call call, void *closure, int *outcome);
 
 /* Waits for the work of the cache's last harena_graph_run, and for
- * everything queued on the arena's stream before it. Every graph the cache
- * captures ends with a one-thread kernel that stores a count in pinned host
- * memory: after a replay (or a capture) this reads that count until its
- * graph's arrives, without a driver call, which is where threads replaying
- * at once would queue; after an ordinary call, or where the graph has not
- * finished within 200 us, it waits on the arena's stream
- * (cuStreamSynchronize). Work queued on the stream after the call is not
- * waited for: harena_cuda_synchronize waits for all of it. */
+ * everything queued on the arena's stream before it. From the first wait
+ * on, every graph the cache captures ends with a one-thread kernel that
+ * stores a count in pinned host memory: after a replay (or a capture) of
+ * such a graph this reads that count until its graph's arrives, without a
+ * driver call, which is where threads replaying at once would queue. After
+ * an ordinary call, a graph captured before the first wait, or where the
+ * graph has not finished within 200 us, it waits on the arena's stream
+ * (cuStreamSynchronize). A cache never waited on captures its graphs
+ * without the kernel (about 1.6 us of GPU time a replay). Work queued on the
+ * stream after the call is not waited for: harena_cuda_synchronize waits
+ * for all of it. */
 int harena_graph_wait(harena_graph_cache *cache);
 
 /* Copies the cache's counts (calls run, captured, replayed, each fallback by

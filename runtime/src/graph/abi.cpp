@@ -67,6 +67,7 @@ int harena_graph_wait(harena_graph_cache *cache) {
     if (int err = check_live(cache->on.arena, function, nullptr)) {
         return err;
     }
+    cache->waiter.wanted();
     if (cache->waiter.signalled()) {
         return HARENA_OK;
     }

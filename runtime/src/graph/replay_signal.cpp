@@ -25,7 +25,7 @@ inline void cpu_relax() {
 }  // namespace
 
 const ReplaySignal *ReplayWaiter::for_capture(const GraphBackend &backend, void *stream) {
-    if (!usable_) {
+    if (!usable_ || !wanted_) {
         return nullptr;
     }
     if (!made() && backend.signal_create(&signal_, stream) != 0) {

@@ -1,11 +1,15 @@
 // A graph cache's completion word: how a thread waits for its replay
-// without entering the driver. Every graph a cache captures ends with a
-// one-thread kernel that counts the cache's graph runs in device memory and
-// stores the count in a word of pinned host memory mapped into the device.
-// A thread waiting for its n-th graph run reads that word until it holds n.
-// cuStreamSynchronize would enter the driver, where threads replaying at
-// once queue behind one another's launches (docs/results/gpu-bench.md,
-// "Waiting for a replay").
+// without entering the driver. Once harena_graph_wait has been called on a
+// cache, every graph it captures ends with a one-thread kernel that counts
+// the cache's graph runs in device memory and stores the count in a word of
+// pinned host memory mapped into the device. A thread waiting for its n-th
+// graph run reads that word until it holds n. cuStreamSynchronize would
+// enter the driver, where threads replaying at once queue behind one
+// another's launches (docs/results/gpu-bench.md, "Waiting for a replay").
+// The kernel costs each replay about 1.6 us of GPU time (a captured
+// cuStreamWriteValue64 costs the same), so a cache that is never waited on
+// (its caller waits as Halide does, through a copy or a device sync) captures
+// its graphs without it.
 #pragma once
 
 #include <cstdint>
@@ -34,9 +38,15 @@ public:
     ReplayWaiter(const ReplayWaiter &) = delete;
     ReplayWaiter &operator=(const ReplayWaiter &) = delete;
 
+    // harena_graph_wait was called: later captures end with the signal.
+    void wanted() {
+        wanted_ = true;
+    }
+
     // Before a capture, in the stream's context: the signal to end the graph
-    // with, made at the first capture; null where it cannot be made (the
-    // graph is then captured without it and waited for on the stream).
+    // with, made at the first capture after a wait; null before any wait or
+    // where it cannot be made (the graph is then captured without it and
+    // waited for on the stream).
     const ReplaySignal *for_capture(const GraphBackend &backend, void *stream);
 
     // What the last call launched: a graph that ends with the signal, or
@@ -67,6 +77,7 @@ private:
 
     ReplaySignal signal_;
     bool usable_ = true;     // false once it could not be made
+    bool wanted_ = false;    // harena_graph_wait has been called
     uint64_t launched_ = 0;  // graph runs with the signal launched so far
     uint64_t ticket_ = 0;    // the count the last call's graph writes; 0: none
 };
