@@ -13,6 +13,7 @@ dir=${1:-build-gpu-run}
 label=${2:-$dir}
 cd "$(dirname "$0")/../../$dir" || exit 1
 out=${OUT:-.}
+mkdir -p "$out" || exit 1
 cs=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 table=()
 run() {  # what, command...: output to $out/$label-$what.txt; appends a table row
