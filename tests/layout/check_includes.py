@@ -91,48 +91,60 @@ def folder_of(relative):
     return relative.split('/')[0] if '/' in relative else ''
 
 
+def project_includes(base, prefix, files, placed, failures):
+    """(file, where, included name, its folder) of each include of one of
+    `files` by a file `placed` accepts (one it does not is a failure it
+    reports and returns True for); an include of one by its bare name is a
+    failure, and includes of anything else are not this check's."""
+    known = set(files)
+    basenames = {}
+    for f in files:
+        basenames.setdefault(os.path.basename(f), []).append(f)
+    for f in files:
+        if not placed(f):
+            continue
+        for number, name in includes(os.path.join(base, f)):
+            at = f'{prefix}/{f}:{number}: #include "{name}"'
+            if name in known:
+                yield f, at, name, folder_of(name)
+            elif '/' not in name and name in basenames:
+                failures.append(f'{at}: name the folder ({" or ".join(basenames[name])})')
+
+
 def runtime_failures(root):
     base = os.path.join(root, RUNTIME_SRC)
     if not os.path.isdir(base):
         return [f'{RUNTIME_SRC}: not found']
     files = sources(root, RUNTIME_SRC)
-    known = set(files)
-    basenames = {}
-    for f in files:
-        basenames.setdefault(os.path.basename(f), []).append(f)
     failures = []
-    for f in files:
-        where = f'{RUNTIME_SRC}/{f}'
+
+    def placed(f):
+        if folder_of(f):
+            return True
+        failures.append(f'{RUNTIME_SRC}/{f}: lies directly in {RUNTIME_SRC}; put it in core/ or its feature\'s folder')
+        return False
+
+    for f, at, name, target in project_includes(base, RUNTIME_SRC, files, placed, failures):
         folder = folder_of(f)
-        if not folder:
-            failures.append(f'{where}: lies directly in {RUNTIME_SRC}; put it in core/ or its feature\'s folder')
+        if target == folder:
             continue
-        for number, name in includes(os.path.join(base, f)):
-            at = f'{where}:{number}: #include "{name}"'
-            if name not in known:
-                if '/' not in name and name in basenames:
-                    failures.append(f'{at}: name the folder ({" or ".join(basenames[name])})')
-                continue  # a public or third-party header
-            target = folder_of(name)
-            if target == folder:
-                continue
-            if folder == CORE:
-                if target != CORE and not (f == ARENA_HEADER and name == f'{target}/{STATE_HEADER}'):
-                    failures.append(f'{at}: the core includes no feature header (only {ARENA_HEADER} includes '
-                                    f'each feature\'s {STATE_HEADER})')
-                continue
-            if name == ARENA_HEADER:
-                if os.path.basename(f) != 'abi.cpp':
-                    failures.append(f'{at}: within a feature only abi.cpp includes {ARENA_HEADER}; move the code '
-                                    f'that needs the whole arena there, or work on the feature\'s state')
-                continue
-            if target == CORE:
-                continue
-            if os.path.basename(name) != STATE_HEADER and name not in EXPORTED:
-                failures.append(f'{at}: {name} is an internal of the feature {target}/; include its '
-                                f'{STATE_HEADER}, or reach it through the core')
+        if folder == CORE:
+            if target != CORE and not (f == ARENA_HEADER and name == f'{target}/{STATE_HEADER}'):
+                failures.append(f'{at}: the core includes no feature header (only {ARENA_HEADER} includes '
+                                f'each feature\'s {STATE_HEADER})')
+            continue
+        if name == ARENA_HEADER:
+            if os.path.basename(f) != 'abi.cpp':
+                failures.append(f'{at}: within a feature only abi.cpp includes {ARENA_HEADER}; move the code '
+                                f'that needs the whole arena there, or work on the feature\'s state')
+            continue
+        if target == CORE:
+            continue
+        if os.path.basename(name) != STATE_HEADER and name not in EXPORTED:
+            failures.append(f'{at}: {name} is an internal of the feature {target}/; include its '
+                            f'{STATE_HEADER}, or reach it through the core')
     for f in sorted(EXPORTED):
-        if f not in known:
+        if f not in files:
             failures.append(f'{__file__}: EXPORTED names {RUNTIME_SRC}/{f}, which does not exist')
     return failures
 
@@ -142,34 +154,27 @@ def pass_failures(root):
     if not os.path.isdir(base):
         return [f'{PASS}: not found']
     files = [f for f in sources(root, PASS) if not f.startswith('include/')]
-    known = set(files)
-    basenames = {}
-    for f in files:
-        basenames.setdefault(os.path.basename(f), []).append(f)
     failures = []
-    for f in files:
-        where = f'{PASS}/{f}'
+
+    def placed(f):
         folder = folder_of(f)
         if (folder and folder not in PASS_FOLDERS) or (not folder and f not in PASS_TOP_LEVEL):
-            failures.append(f'{where}: lies in no folder of the pass; put it in one of {", ".join(PASS_FOLDERS)}')
+            failures.append(f'{PASS}/{f}: lies in no folder of the pass; put it in one of {", ".join(PASS_FOLDERS)}')
+            return False
+        return True
+
+    for f, at, name, target in project_includes(base, PASS, files, placed, failures):
+        folder = folder_of(f)
+        if not folder:
+            if f != PASS_COMPOSER and target:
+                failures.append(f'{at}: only {PASS_COMPOSER} includes the folders; {f} lies below them')
             continue
-        for number, name in includes(os.path.join(base, f)):
-            at = f'{where}:{number}: #include "{name}"'
-            if name not in known:
-                if '/' not in name and name in basenames:
-                    failures.append(f'{at}: name the folder ({" or ".join(basenames[name])})')
-                continue  # Halide, the solver, the public headers, std
-            target = folder_of(name)
-            if not folder:
-                if f != PASS_COMPOSER and target:
-                    failures.append(f'{at}: only {PASS_COMPOSER} includes the folders; {f} lies below them')
-                continue
-            if target == folder or name in SHARED or name in HALIDE_LAYER:
-                continue
-            if name == PASS_ENTRY and folder == 'generator':
-                continue
-            failures.append(f'{at}: {folder}/ includes only its own files, {" and ".join(SHARED)} and the Halide '
-                            f'layer; move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
+        if target == folder or name in SHARED or name in HALIDE_LAYER:
+            continue
+        if name == PASS_ENTRY and folder == 'generator':
+            continue
+        failures.append(f'{at}: {folder}/ includes only its own files, {" and ".join(SHARED)} and the Halide '
+                        f'layer; move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
     return failures
 
 

@@ -45,14 +45,14 @@ int harena_graph_cache_destroy(harena_graph_cache *cache) {
     const GraphBackend *backend = graph_backend();
     if (backend != nullptr && cache->waiter.outstanding()) {
         // Graphs still running write the signal's word: they finish first.
-        StreamContextScope in_context(cache->on.arena->cuda);
-        (void)backend->synchronize(cache->on.arena->cuda.stream());
+        StreamContextScope in_context(*cache->on.cuda);
+        (void)backend->synchronize(cache->on.cuda->stream());
     }
     for (Entry &e : cache->entries) {
         drop(cache->on, backend, e);
     }
     if (backend != nullptr) {
-        StreamContextScope in_context(cache->on.arena->cuda);
+        StreamContextScope in_context(*cache->on.cuda);
         cache->waiter.release(*backend);
     }
     delete cache;

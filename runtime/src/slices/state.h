@@ -45,13 +45,11 @@ public:
         return live_.load(std::memory_order_acquire) == 0;
     }
 
-    // At a pop: calls visit(buffer, address) for each entry whose address is
-    // at least `from` (the popping frame's first byte), then gives them back.
+    // At a pop where the log is not empty(): calls visit(buffer, address) for
+    // each entry whose address is at least `from` (the popping frame's first
+    // byte), then gives them back.
     template<typename Visit>
     void drain(uint64_t from, Visit &&visit) {
-        if (empty()) {
-            return;
-        }
         for (uint32_t i = 0; i < capacity_; i++) {
             const uint64_t address = entries_[i].address.load(std::memory_order_acquire);
             if (address > kClaimed && address >= from) {
