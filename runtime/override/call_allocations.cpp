@@ -4,8 +4,6 @@
 #include "solver/solver.h"
 #include "solver/validator.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <utility>
 
 namespace harena::override_detail {
@@ -53,13 +51,11 @@ harena::Problem problem_of(const std::vector<CallEvent> &events, size_t count, u
 }  // namespace
 
 void CallAllocations::place(uint64_t alignment) {
-    for (const Allocation &a : allocations_) {
-        if (a.live) {
-            char bytes[32];
-            std::snprintf(bytes, sizeof bytes, "%" PRIu64, a.bytes);
-            refusal_ = "device allocation " + a.name + " (" + bytes +
-                       " bytes) outlives the call: the pipeline allocates an output or keeps a buffer on the "
-                       "device, which a replay would not repeat";
+    for (uint32_t i = 0; i < allocations_.size(); i++) {
+        if (allocations_[i].live) {
+            refusal_ = "device allocation " + described(i) +
+                       " outlives the call: the pipeline allocates an output or keeps a buffer on the device, "
+                       "which a replay would not repeat";
             outlives_ = true;
             return;
         }

@@ -55,6 +55,10 @@ public:
     const std::string &name_of(uint32_t index) const {
         return allocations_[index].name;
     }
+    // "<name> (<bytes> bytes)", for messages.
+    std::string described(uint32_t index) const {
+        return allocations_[index].name + " (" + std::to_string(allocations_[index].bytes) + " bytes)";
+    }
     // Where the allocation lies from the start of the block.
     uint64_t offset_of(uint32_t index) const {
         return offsets_[index];

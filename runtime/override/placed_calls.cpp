@@ -1,7 +1,5 @@
 #include "placed_calls.h"
 
-#include <cinttypes>
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,16 +12,6 @@
 namespace harena::override_detail {
 
 __thread PlacedCall *placed_call_now = nullptr;
-
-namespace {
-
-std::string describe(uint64_t bytes, const std::string &name) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%" PRIu64, bytes);
-    return name + " (" + text + " bytes)";
-}
-
-}  // namespace
 
 // A recording call follows nothing: take_placed() declines every allocation,
 // which bumps and is noted with bumped().
@@ -55,9 +43,8 @@ bool PlacedCall::take_placed(uint64_t bytes, uint64_t *address) {
     }
     const uint32_t index = events[next_].index;
     if (recording_.bytes_of(index) != bytes) {
-        diverge("allocation " + std::to_string(index) + " is " + std::to_string(bytes) + " bytes, where the first "
-                                                                                         "call's was " +
-                describe(recording_.bytes_of(index), recording_.name_of(index)));
+        diverge("allocation " + std::to_string(index) + " is " + std::to_string(bytes) +
+                " bytes, where the first call's was " + recording_.described(index));
         return false;
     }
     next_++;
