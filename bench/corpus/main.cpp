@@ -84,6 +84,12 @@ std::string describe(const std::vector<Step> &steps) {
 
 }  // namespace
 
+#ifdef HARENA_BENCH_ARENA_LAUNCH
+constexpr const char *kLaunchPath = "the arena's launch path (harena_cuda_launch), every regime";
+#else
+constexpr const char *kLaunchPath = "Halide's runtime, every regime";
+#endif
+
 int main(int argc, char **argv) {
     Settings settings;
     std::string only;
@@ -114,7 +120,8 @@ int main(int argc, char **argv) {
     const std::time_t now = std::time(nullptr);
     char date[32];
     std::strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-    std::printf("harena-corpus-bench on %s, %s\ncommand: %s\n", device.c_str(), date, command.c_str());
+    std::printf("harena-corpus-bench on %s, %s\ncommand: %s\nkernel launches: %s\n", device.c_str(), date,
+                command.c_str(), kLaunchPath);
 
     const auto start = std::chrono::steady_clock::now();
     std::vector<WorkloadResult> results;

@@ -11,10 +11,10 @@ inline std::string graph_cache_counts(const harena_graph_stats &s) {
     char text[256];
     std::snprintf(text, sizeof(text),
                   "calls %llu: captures %llu, replays %llu, misses %llu, ordinary %llu, evictions %llu, "
-                  "invalidated %llu; fallbacks:",
+                  "invalidated %llu, captured edges removed %llu; fallbacks:",
                   (unsigned long long)s.calls, (unsigned long long)s.captures, (unsigned long long)s.replays,
                   (unsigned long long)s.misses, (unsigned long long)s.ordinary, (unsigned long long)s.evictions,
-                  (unsigned long long)s.invalidated);
+                  (unsigned long long)s.invalidated, (unsigned long long)s.unordered_edges);
     std::string line = text;
     bool any = false;
     for (int reason = 0; reason < HARENA_GRAPH_FALLBACK_REASONS; reason++) {

@@ -26,7 +26,7 @@ halide=$(sed -n 's/^Halide_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 binaries=(
   bench/gpu/harena-gpu-bench bench/gpu/harena-threads-bench bench/gpu/harena-threads-bench-halide-launch
   bench/gpu/harena-call-costs
-  bench/corpus/harena-corpus-bench
+  bench/corpus/harena-corpus-bench bench/corpus/harena-corpus-bench-launch
   tests/e2e/harena_e2e_gpu_tests tests/e2e/harena_e2e_gpu_override_tests tests/e2e/harena_e2e_gpu_graph_tests
   tests/e2e/harena_e2e_gpu_graph_fallback_tests tests/e2e/harena_e2e_gpu_guard_tests tests/e2e/harena_e2e_gpu_devices_tests
   tests/corpus/harena_corpus_gpu_tests tests/corpus/harena_corpus_gpu_graph_tests

@@ -47,6 +47,10 @@ if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"
     run gpu-bench ./harena-gpu-bench --repeats 3 --out "$out/$label-results"
     run corpus-bench ./harena-corpus-bench --seconds "${CORPUS_SECONDS:-5}"
+    # The arena's launch path: graphs with kernels side by side, and as captured.
+    run corpus-bench-launch ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}"
+    run corpus-bench-launch-captured env HARENA_GRAPH_KERNEL_ORDER=captured \
+        ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}"
     run threads-bench ./harena-threads-bench --seconds "${THREADS_SECONDS:-0.5}" --out "$out/$label-results"
     run argument-bench ./harena-argument-bench
 fi

@@ -1,6 +1,8 @@
 #include "launch_driver.h"
 #include "launch_abi.h"
 
+#include "graph/kernel_sources.h"
+
 #include <cstdint>
 #include <cstdlib>
 
@@ -34,15 +36,25 @@ unsigned max_registers() {
     return value;
 }
 
-int load(const char *source, int, void **module) {
+// Both note what they load, so that a captured graph can tell what each
+// kernel touches (graph/kernel_sources.h).
+int load(const char *source, int size, void **module) {
     CUjit_option options[] = {CU_JIT_MAX_REGISTERS};
     void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(max_registers()))};
-    return launch_driver()->module_load(reinterpret_cast<CUmodule *>(module), source, 1, options, values);
+    const int err = launch_driver()->module_load(reinterpret_cast<CUmodule *>(module), source, 1, options, values);
+    if (err == CUDA_SUCCESS) {
+        note_kernel_module(*module, source, size);
+    }
+    return err;
 }
 
 int get_function(void *module, const char *name, void **function) {
-    return launch_driver()->module_get_function(reinterpret_cast<CUfunction *>(function),
-                                                static_cast<CUmodule>(module), name);
+    const int err = launch_driver()->module_get_function(reinterpret_cast<CUfunction *>(function),
+                                                         static_cast<CUmodule>(module), name);
+    if (err == CUDA_SUCCESS) {
+        note_kernel_function(*function, module, name);
+    }
+    return err;
 }
 
 }  // namespace

@@ -134,6 +134,7 @@ typedef struct harena_graph_stats {
     uint64_t evictions;                                /* graphs dropped to keep the cache within its capacity */
     uint64_t invalidated;                              /* graphs dropped because the arena's region changed (grown, shrunk) */
     uint64_t fallbacks[HARENA_GRAPH_FALLBACK_REASONS]; /* by enum harena_graph_fallback */
+    uint64_t unordered_edges;                          /* captured edges removed between kernels that share no written memory, which run side by side */
 } harena_graph_stats;
 
 /* A cache of at most `capacity` instantiated graphs for calls in `arena`,

@@ -51,6 +51,14 @@ const CudaDriver *cuda_driver() {
         d.event_record = cuda_symbol<PFN_cuEventRecord_v2000>("cuEventRecord");
         d.stream_wait_event = cuda_symbol<PFN_cuStreamWaitEvent_v3020>("cuStreamWaitEvent");
         d.pointer_get_attribute = cuda_symbol<PFN_cuPointerGetAttribute_v4000>("cuPointerGetAttribute");
+        d.graph_get_nodes = cuda_symbol<PFN_cuGraphGetNodes_v10000>("cuGraphGetNodes");
+        d.graph_get_edges = cuda_symbol<PFN_cuGraphGetEdges_v10000>("cuGraphGetEdges");
+        d.graph_node_get_type = cuda_symbol<PFN_cuGraphNodeGetType_v10000>("cuGraphNodeGetType");
+        d.graph_kernel_node_get_params =
+            cuda_symbol<PFN_cuGraphKernelNodeGetParams_v12000>("cuGraphKernelNodeGetParams_v2");
+        d.graph_add_dependencies = cuda_symbol<PFN_cuGraphAddDependencies_v10000>("cuGraphAddDependencies");
+        d.graph_remove_dependencies = cuda_symbol<PFN_cuGraphRemoveDependencies_v10000>("cuGraphRemoveDependencies");
+        d.graph_debug_dot_print = cuda_symbol<PFN_cuGraphDebugDotPrint_v11030>("cuGraphDebugDotPrint");
         return &d;
     }();
     return driver;

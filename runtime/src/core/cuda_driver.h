@@ -41,8 +41,18 @@ struct CudaDriver {
     PFN_cuEventDestroy_v4000 event_destroy = nullptr;
     PFN_cuEventRecord_v2000 event_record = nullptr;
     PFN_cuStreamWaitEvent_v3020 stream_wait_event = nullptr;
-    // Whether memory comes from a CUDA memory pool (nvtx/regions.cpp).
+    // Whether memory comes from a CUDA memory pool (nvtx/regions.cpp), and
+    // which allocation an address lies in (graph/concurrent_kernels.cpp).
     PFN_cuPointerGetAttribute_v4000 pointer_get_attribute = nullptr;
+    // A captured graph's nodes and edges (graph/concurrent_kernels.cpp).
+    PFN_cuGraphGetNodes_v10000 graph_get_nodes = nullptr;
+    PFN_cuGraphGetEdges_v10000 graph_get_edges = nullptr;
+    PFN_cuGraphNodeGetType_v10000 graph_node_get_type = nullptr;
+    PFN_cuGraphKernelNodeGetParams_v12000 graph_kernel_node_get_params = nullptr;
+    PFN_cuGraphAddDependencies_v10000 graph_add_dependencies = nullptr;
+    PFN_cuGraphRemoveDependencies_v10000 graph_remove_dependencies = nullptr;
+    // HARENA_GRAPH_DOT (graph/graph_dump.cpp).
+    PFN_cuGraphDebugDotPrint_v11030 graph_debug_dot_print = nullptr;
 
     bool has_streams() const {
         return ctx_push && ctx_pop && stream_create && stream_destroy && stream_synchronize;

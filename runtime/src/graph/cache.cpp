@@ -15,6 +15,8 @@
 #include "core/errors.h"
 #include "core/registry.h"
 #include "cuda/stream_context.h"
+#include "graph/concurrent_kernels.h"
+#include "graph/graph_dump.h"
 #include "graph/host_blocks.h"
 
 namespace harena::detail {
@@ -137,6 +139,13 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
     // upload is a copy in the graph from a block the entry owns.
     if (check_host_copies(graph, e.host_blocks) != nullptr) {
         return HARENA_GRAPH_CAPTURE_FAILED;
+    }
+    if (graph_backend_is_cuda()) {
+        if (side_by_side_enabled()) {
+            cache.stats.unordered_edges +=
+                run_independent_kernels_side_by_side(graph, on.core->base, on.core->capacity);
+        }
+        dump_graph_if_asked(graph);
     }
     if (backend.instantiate(graph, &e.exec) != 0 || e.exec == nullptr) {
         e.exec = nullptr;

@@ -1,0 +1,21 @@
+// The PTX behind each kernel function the launch path (runtime/launch) loads,
+// so that a captured graph can tell what memory its kernels touch
+// (ptx_access.h). Kernels loaded elsewhere (Halide's own launch path, a
+// library) are not known, and a graph keeps them in their captured order.
+#pragma once
+
+#include "graph/ptx_access.h"
+
+namespace harena::detail {
+
+// A module loaded from `size` bytes of PTX at `source`, which stays valid
+// for the life of the program (generated code's constant).
+void note_kernel_module(void *module, const char *source, int size);
+// Function `name` (a constant string) of a module noted before.
+void note_kernel_function(void *function, void *module, const char *name);
+
+// What `function` touches, analysed on first use, in *access; false where
+// its source or its accesses are not known.
+bool kernel_access(void *function, PtxKernelAccess *access);
+
+}  // namespace harena::detail

@@ -1,0 +1,140 @@
+// The PTX analysis that tells a captured graph which memory each kernel
+// reads and writes (runtime/src/graph/ptx_access.h), on kernels written the
+// way LLVM's NVPTX backend prints Halide's: parameters loaded with ld.param,
+// made global with cvta, offset, then loaded, stored or updated atomically.
+// Every construct the analysis cannot follow must leave the kernel unknown.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "graph/ptx_access.h"
+
+using harena::detail::analyze_ptx_entry;
+using harena::detail::PtxKernelAccess;
+
+namespace {
+
+// A module of one entry `k` with two pointer parameters (0: the input,
+// 1: the output), a 32-bit extent (2) and a float (3), around `body`.
+const char *const kHeader = ".version 7.0\n.target sm_70\n.address_size 64\n\n";
+
+std::string entry_with(const std::string &body, const std::string &k = "k") {
+    return "\t// .globl\t" + k + " // -- Begin function " + k + "\n"
+           ".visible .entry " + k + "(\n"
+           "\t.param .u64 " + k + "_param_0,\n"
+           "\t.param .u64 " + k + "_param_1,\n"
+           "\t.param .u32 " + k + "_param_2,\n"
+           "\t.param .f32 " + k + "_param_3\n"
+           ")\n{\n"
+           "\t.reg .pred \t%p<3>;\n\t.reg .b32 \t%r<20>;\n\t.reg .f32 \t%f<9>;\n\t.reg .b64 \t%rd<20>;\n\n"
+           "// %bb.0:                               // %entry\n"
+           "\tld.param.u64 \t%rd1, [" + k + "_param_0];\n"
+           "\tld.param.u64 \t%rd2, [" + k + "_param_1];\n"
+           "\tld.param.u32 \t%r1, [" + k + "_param_2];\n"
+           "\tld.param.f32 \t%f1, [" + k + "_param_3];\n"
+           "\tcvta.to.global.u64 \t%rd3, %rd1;\n"
+           "\tcvta.to.global.u64 \t%rd4, %rd2;\n"
+           "\tmov.u32 \t%r2, %tid.x;\n"
+           "\tmul.wide.s32 \t%rd5, %r2, 4;\n"
+           "\tadd.s64 \t%rd6, %rd3, %rd5;\n"
+           "\tadd.s64 \t%rd7, %rd4, %rd5;\n" +
+           body + "\tret;\n}\n\t// -- End function\n";
+}
+
+std::string module_with(const std::string &body) {
+    return kHeader + entry_with(body);
+}
+
+PtxKernelAccess analyze(const std::string &body) {
+    return analyze_ptx_entry(module_with(body), "k");
+}
+
+}  // namespace
+
+TEST(PtxAccess, AKernelThatReadsItsInputAndWritesItsOutput) {
+    const PtxKernelAccess a = analyze("\tld.global.nc.f32 \t%f2, [%rd6];\n"
+                                      "\tmul.rn.f32 \t%f3, %f2, %f1;\n"
+                                      "\tst.global.f32 \t[%rd7], %f3;\n");
+    ASSERT_TRUE(a.known);
+    EXPECT_EQ(a.param_bytes, (std::vector<uint8_t>{8, 8, 4, 4}));
+    EXPECT_EQ(a.accessed, 0b11u);
+    EXPECT_EQ(a.written, 0b10u);
+}
+
+TEST(PtxAccess, AStoreInALoopThroughARegisterDefinedFurtherDown) {
+    // %rd9 is stored through before the text defines it from the output
+    // pointer, as a loop carries it back: the analysis runs to a fixed point.
+    const PtxKernelAccess a = analyze("\tmov.u64 \t%rd9, %rd3;\n"
+                                      "$L__BB0_1:\n"
+                                      "\tst.global.v2.f32 \t[%rd9+8], {%f1, %f1};\n"
+                                      "\tadd.s64 \t%rd10, %rd7, 16;\n"
+                                      "\tmov.u64 \t%rd9, %rd10;\n"
+                                      "\tsetp.lt.s32 \t%p1, %r2, %r1;\n"
+                                      "@%p1 bra \t$L__BB0_1;\n");
+    ASSERT_TRUE(a.known);
+    EXPECT_EQ(a.written, 0b11u);
+}
+
+TEST(PtxAccess, AtomicsAndReductionsWrite) {
+    const PtxKernelAccess atom = analyze("\tatom.global.add.f32 \t%f4, [%rd7], %f1;\n");
+    ASSERT_TRUE(atom.known);
+    EXPECT_EQ(atom.written, 0b10u);
+    const PtxKernelAccess red = analyze("\tred.global.add.f32 \t[%rd6], %f1;\n");
+    ASSERT_TRUE(red.known);
+    EXPECT_EQ(red.written, 0b01u);
+}
+
+TEST(PtxAccess, SharedMemoryIsTheBlocksOwn) {
+    const PtxKernelAccess a = analyze("\tmov.u64 \t%rd11, _shared_mem;\n"
+                                      "\tst.shared.f32 \t[%rd11], %f1;\n"
+                                      "\tbar.sync \t0;\n"
+                                      "\tld.shared.f32 \t%f5, [%rd11+4];\n"
+                                      "\tst.global.f32 \t[%rd7], %f5;\n");
+    ASSERT_TRUE(a.known);
+    EXPECT_EQ(a.accessed, 0b10u);
+    EXPECT_EQ(a.written, 0b10u);
+}
+
+TEST(PtxAccess, AGenericStoreThroughAParameterWrites) {
+    const PtxKernelAccess a = analyze("\tst.f32 \t[%rd2], %f1;\n");
+    ASSERT_TRUE(a.known);
+    EXPECT_EQ(a.written, 0b10u);
+}
+
+TEST(PtxAccess, WhatCannotBeFollowedLeavesTheKernelUnknown) {
+    const char *cases[] = {
+        // a store to an address loaded from memory
+        "\tld.global.u64 \t%rd12, [%rd6];\n\tst.global.f32 \t[%rd12], %f1;\n",
+        // a pointer written to memory
+        "\tst.global.u64 \t[%rd7], %rd6;\n",
+        // a call
+        "\tcall.uni \tfoo, (%rd7);\n",
+        // a surface store
+        "\tsust.b.2d.b32.trap \t[surf, {%r2, %r2}], {%r1};\n",
+        // a parameter's address in a block-local space
+        "\tst.local.f32 \t[%rd7], %f1;\n",
+    };
+    for (const char *body : cases) {
+        EXPECT_FALSE(analyze(body).known) << body;
+    }
+}
+
+TEST(PtxAccess, AMissingEntryIsUnknown) {
+    EXPECT_FALSE(analyze_ptx_entry(module_with(""), "kernel_not_there").known);
+    EXPECT_FALSE(analyze_ptx_entry(module_with(""), "").known);
+    EXPECT_FALSE(analyze_ptx_entry("", "k").known);
+}
+
+TEST(PtxAccess, TheEntryIsFoundByItsWholeName) {
+    // "k" must not take the body of "k2" before it, nor "k" that of "k_a" after.
+    const std::string module = kHeader + entry_with("\tst.global.f32 \t[%rd6], %f1;\n", "k2") +
+                               entry_with("\tst.global.f32 \t[%rd7], %f1;\n") +
+                               entry_with("\tld.global.u64 \t%rd12, [%rd6];\n\tst.global.f32 \t[%rd12], %f1;\n", "k_a");
+    const PtxKernelAccess k = analyze_ptx_entry(module, "k");
+    ASSERT_TRUE(k.known);
+    EXPECT_EQ(k.written, 0b10u);
+    const PtxKernelAccess k2 = analyze_ptx_entry(module, "k2");
+    ASSERT_TRUE(k2.known);
+    EXPECT_EQ(k2.written, 0b01u);
+    EXPECT_FALSE(analyze_ptx_entry(module, "k_a").known);
+}
