@@ -125,7 +125,7 @@ Space space_of(std::string_view opcode) {
 
 class Analysis {
 public:
-    Analysis(std::vector<std::string> params)
+    explicit Analysis(std::vector<std::string> params)
         : params_(std::move(params)) {
     }
 
