@@ -20,24 +20,33 @@ const char *const kHeader = ".version 7.0\n.target sm_70\n.address_size 64\n\n";
 
 std::string entry_with(const std::string &body, const std::string &k = "k") {
     return "\t// .globl\t" + k + " // -- Begin function " + k + "\n"
-           ".visible .entry " + k + "(\n"
-           "\t.param .u64 " + k + "_param_0,\n"
-           "\t.param .u64 " + k + "_param_1,\n"
-           "\t.param .u32 " + k + "_param_2,\n"
-           "\t.param .f32 " + k + "_param_3\n"
-           ")\n{\n"
-           "\t.reg .pred \t%p<3>;\n\t.reg .b32 \t%r<20>;\n\t.reg .f32 \t%f<9>;\n\t.reg .b64 \t%rd<20>;\n\n"
-           "// %bb.0:                               // %entry\n"
-           "\tld.param.u64 \t%rd1, [" + k + "_param_0];\n"
-           "\tld.param.u64 \t%rd2, [" + k + "_param_1];\n"
-           "\tld.param.u32 \t%r1, [" + k + "_param_2];\n"
-           "\tld.param.f32 \t%f1, [" + k + "_param_3];\n"
-           "\tcvta.to.global.u64 \t%rd3, %rd1;\n"
-           "\tcvta.to.global.u64 \t%rd4, %rd2;\n"
-           "\tmov.u32 \t%r2, %tid.x;\n"
-           "\tmul.wide.s32 \t%rd5, %r2, 4;\n"
-           "\tadd.s64 \t%rd6, %rd3, %rd5;\n"
-           "\tadd.s64 \t%rd7, %rd4, %rd5;\n" +
+                                                                ".visible .entry " +
+           k + "(\n"
+               "\t.param .u64 " +
+           k + "_param_0,\n"
+               "\t.param .u64 " +
+           k + "_param_1,\n"
+               "\t.param .u32 " +
+           k + "_param_2,\n"
+               "\t.param .f32 " +
+           k + "_param_3\n"
+               ")\n{\n"
+               "\t.reg .pred \t%p<3>;\n\t.reg .b32 \t%r<20>;\n\t.reg .f32 \t%f<9>;\n\t.reg .b64 \t%rd<20>;\n\n"
+               "// %bb.0:                               // %entry\n"
+               "\tld.param.u64 \t%rd1, [" +
+           k + "_param_0];\n"
+               "\tld.param.u64 \t%rd2, [" +
+           k + "_param_1];\n"
+               "\tld.param.u32 \t%r1, [" +
+           k + "_param_2];\n"
+               "\tld.param.f32 \t%f1, [" +
+           k + "_param_3];\n"
+               "\tcvta.to.global.u64 \t%rd3, %rd1;\n"
+               "\tcvta.to.global.u64 \t%rd4, %rd2;\n"
+               "\tmov.u32 \t%r2, %tid.x;\n"
+               "\tmul.wide.s32 \t%rd5, %r2, 4;\n"
+               "\tadd.s64 \t%rd6, %rd3, %rd5;\n"
+               "\tadd.s64 \t%rd7, %rd4, %rd5;\n" +
            body + "\tret;\n}\n\t// -- End function\n";
 }
 

@@ -75,7 +75,10 @@ uint8_t scalar_bytes(std::string_view type) {
         return 0;
     }
     const std::string_view bits = type.substr(2);
-    return bits == "64" ? 8 : bits == "32" ? 4 : bits == "16" ? 2 : bits == "8" ? 1 : 0;
+    return bits == "64" ? 8 : bits == "32" ? 4 :
+                          bits == "16"     ? 2 :
+                          bits == "8"      ? 1 :
+                                             0;
 }
 
 // Splits an instruction's operands at the commas outside [] and {}.
@@ -99,7 +102,12 @@ std::vector<std::string_view> operands_of(std::string_view s) {
     return out;
 }
 
-enum class Space { Generic, Global, Shared, Local, Param, Const };
+enum class Space { Generic,
+                   Global,
+                   Shared,
+                   Local,
+                   Param,
+                   Const };
 
 Space space_of(std::string_view opcode) {
     for (size_t at = opcode.find('.'); at != std::string_view::npos; at = opcode.find('.', at + 1)) {
