@@ -147,3 +147,64 @@ TEST(PtxAccess, TheEntryIsFoundByItsWholeName) {
     EXPECT_EQ(k2.written, 0b01u);
     EXPECT_FALSE(analyze_ptx_entry(module, "k_a").known);
 }
+
+TEST(PtxAccess, ADebugLocationLineHidesNoInstruction) {
+    // .loc ends at its line, without ';': the store after it still counts.
+    const PtxKernelAccess a = analyze("\t.loc\t1 12 3\n"
+                                      "\tst.global.f32 \t[%rd7], %f1;\n"
+                                      "\t.loc\t1 13 3\n"
+                                      "\tcall.uni \tfoo, (%rd7);\n");
+    EXPECT_FALSE(a.known) << "the call after a .loc line was not seen";
+    const PtxKernelAccess b = analyze("\t.loc\t1 12 3\n"
+                                      "\tst.global.f32 \t[%rd7], %f1;\n");
+    ASSERT_TRUE(b.known);
+    EXPECT_EQ(b.written, 0b10u);
+}
+
+TEST(PtxAccess, AStoreWhoseAddressTheTextDefinesLaterIsFollowed) {
+    // The loop's first statement stores through %rd15, defined from the
+    // output pointer further down: the first pass sees no parameter in it.
+    const PtxKernelAccess a = analyze("$L__BB0_1:\n"
+                                      "\tst.global.f32 \t[%rd15], %f1;\n"
+                                      "\tadd.s64 \t%rd15, %rd7, 4;\n"
+                                      "\tsetp.lt.s32 \t%p1, %r2, %r1;\n"
+                                      "@%p1 bra \t$L__BB0_1;\n");
+    ASSERT_TRUE(a.known);
+    EXPECT_EQ(a.written, 0b10u);
+}
+
+TEST(PtxAccess, NamedMemoryIsFollowedAndAModuleWideWriteIsNot) {
+    const std::string block = "\t.local .align 8 .b8 \t__local_depot0[8];\n"
+                              "\tmov.u64 \t%rd16, __local_depot0;\n"
+                              "\tcvta.local.u64 \t%rd17, %rd16;\n"
+                              "\tst.u32 \t[%rd17+4], %r1;\n"
+                              "\tld.u32 \t%r3, [%rd17+4];\n"
+                              "\tst.global.u32 \t[%rd7], %r3;\n";
+    const PtxKernelAccess local = analyze(block);
+    ASSERT_TRUE(local.known) << "a generic store to the block's own depot";
+    EXPECT_EQ(local.written, 0b10u);
+
+    const std::string table = ".global .align 4 .b8 lut[16] = {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0};\n\n";
+    const PtxKernelAccess reads = analyze_ptx_entry(kHeader + table +
+                                                        entry_with("\tmov.u64 \t%rd16, lut;\n"
+                                                                   "\tld.global.u32 \t%r3, [%rd16+4];\n"
+                                                                   "\tst.global.u32 \t[%rd7], %r3;\n"),
+                                                    "k");
+    ASSERT_TRUE(reads.known) << "a read of the module's own table";
+    EXPECT_EQ(reads.written, 0b10u);
+    const PtxKernelAccess writes = analyze_ptx_entry(
+        kHeader + table + entry_with("\tmov.u64 \t%rd16, lut;\n\tst.global.u32 \t[%rd16], %r1;\n"), "k");
+    EXPECT_FALSE(writes.known) << "a write to memory every kernel of the module can read";
+}
+
+TEST(PtxAccess, AReadThroughAPointerLoadedFromMemoryIsNotFollowed) {
+    EXPECT_FALSE(analyze("\tld.global.u64 \t%rd12, [%rd6];\n"
+                         "\tld.global.f32 \t%f4, [%rd12];\n"
+                         "\tst.global.f32 \t[%rd7], %f4;\n")
+                     .known);
+}
+
+TEST(PtxAccess, TwoInstructionsInOneStatementAreNotFollowed) {
+    // A line without its ';' would hide the next instruction.
+    EXPECT_FALSE(analyze("\tmov.u32 \t%r5, %r1\n\tst.global.f32 \t[%rd7], %f1;\n").known);
+}

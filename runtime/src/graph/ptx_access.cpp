@@ -1,144 +1,49 @@
 #include "graph/ptx_access.h"
 
-#include <algorithm>
-#include <cctype>
 #include <string>
 #include <unordered_map>
+
+#include "graph/ptx_text.h"
 
 namespace harena::detail {
 
 namespace {
 
-constexpr size_t kMaxParams = 64;
-// Passes over the body until the registers' parameters stop growing: loops
+using ptx::is_name_char;
+using ptx::operands_of;
+using ptx::Space;
+using ptx::space_of;
+using ptx::trim;
+
+// A register's taint: bit i for parameter i, and two bits for the named
+// memory an address may start from: the block's own (.shared, .local) and
+// the module's (.global, .const), which another kernel of the module could
+// write.
+constexpr size_t kMaxParams = 62;
+constexpr uint64_t kParamBits = (uint64_t(1) << kMaxParams) - 1;
+constexpr uint64_t kBlockSymbol = uint64_t(1) << 62;
+constexpr uint64_t kModuleSymbol = uint64_t(1) << 63;
+// Passes over the body until the registers' taint stops growing: loops
 // carry a value back at most once per register chain.
 constexpr int kMaxPasses = 64;
 
-bool is_name_char(char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '.';
-}
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) {
-        s.remove_prefix(1);
-    }
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) {
-        s.remove_suffix(1);
-    }
-    return s;
-}
-
-// The module without its comments.
-std::string without_comments(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    for (size_t i = 0; i < text.size(); i++) {
-        if (text.compare(i, 2, "//") == 0) {
-            while (i < text.size() && text[i] != '\n') {
-                i++;
-            }
-            out.push_back('\n');
-        } else if (text.compare(i, 2, "/*") == 0) {
-            const size_t end = text.find("*/", i + 2);
-            i = end == std::string_view::npos ? text.size() : end + 1;
-            out.push_back(' ');
-        } else {
-            out.push_back(text[i]);
-        }
-    }
-    return out;
-}
-
-// Where `.entry <entry>` begins its parameter list ('('), or npos.
-size_t find_entry(std::string_view text, std::string_view entry) {
-    for (size_t at = text.find(".entry"); at != std::string_view::npos; at = text.find(".entry", at + 1)) {
-        size_t i = at + 6;
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
-            i++;
-        }
-        if (text.compare(i, entry.size(), entry) != 0) {
-            continue;
-        }
-        i += entry.size();
-        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) {
-            i++;
-        }
-        if (i < text.size() && text[i] == '(') {
-            return i;
-        }
-    }
-    return std::string_view::npos;
-}
-
-uint8_t scalar_bytes(std::string_view type) {
-    if (type.size() < 3) {
-        return 0;
-    }
-    const std::string_view bits = type.substr(2);
-    return bits == "64" ? 8 : bits == "32" ? 4 :
-                          bits == "16"     ? 2 :
-                          bits == "8"      ? 1 :
-                                             0;
-}
-
-// Splits an instruction's operands at the commas outside [] and {}.
-std::vector<std::string_view> operands_of(std::string_view s) {
-    std::vector<std::string_view> out;
-    int depth = 0;
-    size_t start = 0;
-    for (size_t i = 0; i < s.size(); i++) {
-        if (s[i] == '[' || s[i] == '{') {
-            depth++;
-        } else if (s[i] == ']' || s[i] == '}') {
-            depth--;
-        } else if (s[i] == ',' && depth == 0) {
-            out.push_back(trim(s.substr(start, i - start)));
-            start = i + 1;
-        }
-    }
-    if (!trim(s.substr(start)).empty()) {
-        out.push_back(trim(s.substr(start)));
-    }
-    return out;
-}
-
-enum class Space { Generic,
-                   Global,
-                   Shared,
-                   Local,
-                   Param,
-                   Const };
-
-Space space_of(std::string_view opcode) {
-    for (size_t at = opcode.find('.'); at != std::string_view::npos; at = opcode.find('.', at + 1)) {
-        const std::string_view part = opcode.substr(at + 1, opcode.find('.', at + 1) - at - 1);
-        if (part == "global") {
-            return Space::Global;
-        }
-        if (part == "shared") {
-            return Space::Shared;
-        }
-        if (part == "local") {
-            return Space::Local;
-        }
-        if (part == "param") {
-            return Space::Param;
-        }
-        if (part == "const") {
-            return Space::Const;
-        }
-    }
-    return Space::Generic;
-}
-
 class Analysis {
 public:
-    explicit Analysis(std::vector<std::string> params)
-        : params_(std::move(params)) {
+    explicit Analysis(const ptx::Entry &entry) {
+        for (const ptx::Param &p : entry.params) {
+            params_.push_back(p.may_hold_address ? p.name : std::string());
+        }
+        for (const auto &[name, memory] : entry.named_memory) {
+            symbols_[name] = memory == ptx::NamedMemory::Block ? kBlockSymbol : kModuleSymbol;
+        }
     }
 
-    // One pass over the statements; false once the kernel is unknown.
-    bool pass(const std::vector<std::string_view> &statements) {
+    // One pass over the statements; false once the kernel is unknown. The
+    // passes before the last only carry taint (a register may be used
+    // before the text defines it, in a loop); the last, once nothing
+    // changes, checks every access and records them.
+    bool pass(const std::vector<std::string_view> &statements, bool last) {
+        last_ = last;
         for (std::string_view s : statements) {
             if (!statement(s)) {
                 return false;
@@ -177,6 +82,10 @@ private:
                         taint |= uint64_t(1) << p;
                     }
                 }
+                const auto symbol = symbols_.find(std::string(name));
+                if (symbol != symbols_.end()) {
+                    taint |= symbol->second;
+                }
                 i = j - 1;
             }
         }
@@ -208,27 +117,39 @@ private:
         return !operand.empty() && operand.front() == '[';
     }
 
-    // A global or generic access through `address`; false where no
-    // parameter reaches it and it writes.
+    // An access through `address` in `space`, checked on the last pass:
+    // false where it is not followed. A global or generic address must start
+    // from a parameter or a named memory; a write to module-wide memory, or a
+    // parameter's pointer used in another space, is not followed.
     bool memory(std::string_view address, Space space, bool writes) {
+        if (!last_) {
+            return true;
+        }
         const uint64_t taint = taint_of(address);
+        const uint64_t params = taint & kParamBits;
         if (space == Space::Shared || space == Space::Local || space == Space::Const) {
-            return taint == 0;  // a parameter's pointer used in a block-local space: not followed
+            return params == 0;
         }
         if (space == Space::Param) {
-            return false;  // parameter space written or read by address: a call's arguments
+            return false;  // parameter space by address: a call's arguments
         }
-        accessed |= taint;
-        if (writes) {
-            written |= taint;
+        accessed |= params;
+        if (!writes) {
             return taint != 0;
         }
-        return true;
+        written |= params;
+        return (taint & kModuleSymbol) == 0 && (params != 0 || (taint & kBlockSymbol) != 0);
+    }
+
+    // A value written to memory: on the last pass, false where it carries an
+    // address (a pointer in memory is not followed).
+    bool stored_value(std::string_view value) const {
+        return !last_ || taint_of(value) == 0;
     }
 
     bool statement(std::string_view s) {
-        if (s.empty() || s.front() == '.') {
-            return true;  // a directive (.reg, .shared, .pragma ...)
+        if (s.find('\n') != std::string_view::npos) {
+            return false;  // two lines in one statement: something not split as PTX is expected to be
         }
         if (s.front() == '@') {
             const size_t space = s.find_first_of(" \t\n");
@@ -254,8 +175,8 @@ private:
             return memory(ops[1], space, false);
         }
         if (root == "st") {
-            if (ops.size() != 2 || !is_address(ops[0]) || taint_of(ops[1]) != 0) {
-                return false;  // a pointer written to memory is not followed
+            if (ops.size() != 2 || !is_address(ops[0]) || !stored_value(ops[1])) {
+                return false;
             }
             return memory(ops[0], space, true);
         }
@@ -268,7 +189,7 @@ private:
                 return false;
             }
             for (size_t i = at + 1; i < ops.size(); i++) {
-                if (taint_of(ops[i]) != 0) {
+                if (!stored_value(ops[i])) {
                     return false;
                 }
             }
@@ -298,120 +219,38 @@ private:
     }
 
     std::vector<std::string> params_;
+    std::unordered_map<std::string, uint64_t> symbols_;
     std::unordered_map<std::string, uint64_t> taint_;
+    bool last_ = false;
 };
 
 }  // namespace
 
 PtxKernelAccess analyze_ptx_entry(std::string_view module, std::string_view entry) {
     PtxKernelAccess result;
-    const std::string text = without_comments(module);
-    const size_t open = find_entry(text, entry);
-    if (open == std::string::npos) {
+    ptx::Entry text;
+    if (!ptx::read_entry(module, entry, &text) || text.params.size() > kMaxParams) {
         return result;
     }
-    const size_t close = text.find(')', open);
-    if (close == std::string::npos) {
-        return result;
-    }
-    // Parameters: ".param .u64 name", ".param .align 8 .b8 name[16]", ...
-    std::vector<std::string> params;
-    for (std::string_view decl : operands_of(std::string_view(text).substr(open + 1, close - open - 1))) {
-        if (decl.empty()) {
-            continue;
-        }
-        std::vector<std::string_view> words;
-        for (size_t i = 0; i < decl.size();) {
-            while (i < decl.size() && std::isspace(static_cast<unsigned char>(decl[i]))) {
-                i++;
-            }
-            const size_t start = i;
-            while (i < decl.size() && !std::isspace(static_cast<unsigned char>(decl[i]))) {
-                i++;
-            }
-            if (i > start) {
-                words.push_back(decl.substr(start, i - start));
-            }
-        }
-        if (words.size() < 3 || words.front() != ".param") {
-            return result;
-        }
-        std::string_view name = words.back();
-        const bool aggregate = name.find('[') != std::string_view::npos;
-        name = name.substr(0, name.find('['));
-        uint8_t bytes = 0;
-        bool integer_64 = false;
-        for (size_t w = 1; w + 1 < words.size(); w++) {
-            const std::string_view type = words[w];
-            if (type.size() > 2 && type[0] == '.' && std::string_view("usbf").find(type[1]) != std::string_view::npos &&
-                scalar_bytes(type) != 0) {
-                bytes = scalar_bytes(type);
-                integer_64 = bytes == 8 && type[1] != 'f';
-            }
-        }
-        result.param_bytes.push_back(aggregate ? 0 : bytes);
-        // Only a 64-bit integer or an aggregate can hold an address; smaller
-        // scalars and floating-point values are followed no further.
-        params.emplace_back(aggregate || integer_64 ? name : std::string_view());
-    }
-    if (params.size() > kMaxParams) {
-        return result;
-    }
-    // The body: from the first '{' after the parameters to the next entry
-    // or function, or the module's end. Taking the text after the body too
-    // can only add accesses, never hide one.
-    const size_t body_open = text.find('{', close);
-    if (body_open == std::string::npos) {
-        return result;
-    }
-    size_t body_close = std::min(text.find(".entry", body_open), text.find(".func", body_open));
-    if (body_close == std::string::npos) {
-        body_close = text.size();
-    }
-    std::vector<std::string_view> statements;
-    const std::string_view body = std::string_view(text).substr(body_open + 1, body_close - body_open - 1);
-    for (size_t start = 0; start < body.size();) {
-        size_t end = body.find(';', start);
-        if (end == std::string_view::npos) {
-            end = body.size();
-        }
-        std::string_view s = trim(body.substr(start, end - start));
-        start = end + 1;
-        // Block braces and labels ("$L__BB0_2:") before the instruction.
-        for (bool stripped = true; stripped;) {
-            stripped = false;
-            if (!s.empty() && (s.front() == '{' || s.front() == '}') && (s.size() == 1 || s[1] != '%')) {
-                s = trim(s.substr(1));
-                stripped = true;
-            }
-            const size_t colon = s.find(':');
-            if (colon != std::string_view::npos && colon > 0) {
-                bool label = true;
-                for (size_t i = 0; i < colon; i++) {
-                    label = label && is_name_char(s[i]) && s[i] != '.';
-                }
-                if (label) {
-                    s = trim(s.substr(colon + 1));
-                    stripped = true;
-                }
-            }
-        }
-        if (!s.empty()) {
-            statements.push_back(s);
-        }
-    }
-    Analysis analysis(params);
+    const std::vector<std::string_view> &statements = text.statements;
+    Analysis analysis(text);
     for (int pass = 0;; pass++) {
         if (pass == kMaxPasses) {
             return result;
         }
         analysis.changed = false;
-        if (!analysis.pass(statements)) {
+        if (!analysis.pass(statements, false)) {
             return result;
         }
         if (!analysis.changed) {
             break;
         }
+    }
+    if (!analysis.pass(statements, true)) {
+        return result;
+    }
+    for (const ptx::Param &p : text.params) {
+        result.param_bytes.push_back(p.bytes);
     }
     result.known = true;
     result.accessed = analysis.accessed;

@@ -1,12 +1,14 @@
 // Which of a kernel's parameters address memory it reads or writes, read
-// from the PTX the driver compiles (Halide's CUDA backend embeds PTX text).
-// A forward taint analysis over the entry's virtual registers: a register
-// carries the parameters its value was computed from, and the address of
-// each global or generic load, store and atomic names the parameters it
-// reaches. Anything the analysis cannot follow (a call, a surface store, a
-// pointer written to memory, a store to an address no parameter reaches)
-// makes the kernel unknown, and a graph keeps it ordered after and before
-// everything else (kernel_order.h).
+// from its PTX (ptx_text.h). A forward taint analysis over the entry's
+// virtual registers: a register carries the parameters (and the named
+// memory: the block's .shared and .local, the module's .global and .const)
+// its value was computed from, and the address of each global or generic
+// load, store and atomic names what it reaches. Anything the analysis cannot
+// follow makes the kernel unknown, and a graph keeps it ordered after and
+// before everything else (kernel_order.h): a call, a surface or texture
+// access, a pointer written to memory, an access through an address that
+// neither a parameter nor a named memory reaches (a pointer loaded from
+// memory), a write to the module's memory.
 #pragma once
 
 #include <cstdint>
