@@ -5,7 +5,9 @@
 # the suites that exercise new code ($MEMCHECK_FILTER narrows the corpus
 # ones), then the benchmarks ($BENCH=0 skips them; $CORPUS_SECONDS: the corpus
 # benchmark's seconds per workload, default 5; $THREADS_SECONDS: the threads
-# benchmark's per measurement, default 0.5). Each command's output goes
+# benchmark's per measurement, default 0.5; $LAUNCH_ONLY: the pipelines the
+# corpus benchmark with the arena's launch path times, default mip_levels and
+# yuv_planes). Each command's output goes
 # to $OUT/<label>-<what>.txt (label: $2, default the folder's name); the
 # table of results is printed last.
 set -u
@@ -47,10 +49,13 @@ if [[ ${BENCH:-1} != 0 ]]; then
     mkdir -p "$out/$label-results"
     run gpu-bench ./harena-gpu-bench --repeats 3 --out "$out/$label-results"
     run corpus-bench ./harena-corpus-bench --seconds "${CORPUS_SECONDS:-5}"
-    # The arena's launch path: graphs with kernels side by side, and as captured.
-    run corpus-bench-launch ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}"
+    # The arena's launch path: graphs with kernels side by side, and as
+    # captured, on the pipelines whose kernels can run side by side
+    # ($LAUNCH_ONLY, a comma-separated list; "" for all).
+    only=${LAUNCH_ONLY-mip_levels,yuv_planes}
+    run corpus-bench-launch ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}" ${only:+--only "$only"}
     run corpus-bench-launch-captured env HARENA_GRAPH_KERNEL_ORDER=captured \
-        ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}"
+        ./harena-corpus-bench-launch --seconds "${CORPUS_SECONDS:-5}" ${only:+--only "$only"}
     run threads-bench ./harena-threads-bench --seconds "${THREADS_SECONDS:-0.5}" --out "$out/$label-results"
     run argument-bench ./harena-argument-bench
 fi
