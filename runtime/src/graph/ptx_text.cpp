@@ -63,6 +63,20 @@ Space space_of(std::string_view opcode) {
 
 namespace {
 
+// `text` cut at every `delimiter` (dropped), the last piece up to the end.
+std::vector<std::string_view> pieces(std::string_view text, char delimiter) {
+    std::vector<std::string_view> out;
+    for (size_t start = 0; start < text.size();) {
+        size_t end = text.find(delimiter, start);
+        if (end == std::string_view::npos) {
+            end = text.size();
+        }
+        out.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return out;
+}
+
 // The module without its comments.
 std::string without_comments(std::string_view text) {
     std::string out;
@@ -118,13 +132,8 @@ uint8_t scalar_bytes(std::string_view type) {
 
 std::unordered_map<std::string, NamedMemory> named_memory(std::string_view text) {
     std::unordered_map<std::string, NamedMemory> symbols;
-    for (size_t start = 0; start < text.size();) {
-        size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            end = text.size();
-        }
-        std::string_view line = trim(text.substr(start, end - start));
-        start = end + 1;
+    for (std::string_view line : pieces(text, '\n')) {
+        line = trim(line);
         if (line.empty() || line.front() != '.' || line.find(".entry") != std::string_view::npos ||
             line.find(".func") != std::string_view::npos || line.find(".param") != std::string_view::npos) {
             continue;
@@ -155,17 +164,11 @@ std::unordered_map<std::string, NamedMemory> named_memory(std::string_view text)
 std::string without_directives(std::string_view body) {
     std::string out;
     out.reserve(body.size());
-    for (size_t start = 0; start < body.size();) {
-        size_t end = body.find('\n', start);
-        if (end == std::string_view::npos) {
-            end = body.size();
-        }
-        const std::string_view line = body.substr(start, end - start);
+    for (std::string_view line : pieces(body, '\n')) {
         if (trim(line).empty() || trim(line).front() != '.') {
             out.append(line);
         }
         out.push_back('\n');
-        start = end + 1;
     }
     return out;
 }
@@ -233,13 +236,8 @@ bool read_entry(std::string_view module, std::string_view entry, Entry *out) {
     }
     out->body = without_directives(std::string_view(text).substr(body_open + 1, body_close - body_open - 1));
     const std::string_view body = out->body;
-    for (size_t start = 0; start < body.size();) {
-        size_t end = body.find(';', start);
-        if (end == std::string_view::npos) {
-            end = body.size();
-        }
-        std::string_view s = trim(body.substr(start, end - start));
-        start = end + 1;
+    for (std::string_view s : pieces(body, ';')) {
+        s = trim(s);
         // Block braces and labels ("$L__BB0_2:") before the instruction.
         for (bool stripped = true; stripped;) {
             stripped = false;
