@@ -15,6 +15,7 @@
 //    at exit or halide_cuda_device_release); a context destroyed and another
 //    created later are told apart by cuCtxGetId, so a stale module is never
 //    used.
+#include "core/cuda_driver.h"
 #include "current_context.h"
 #include "errors.h"
 #include "launch_abi.h"
@@ -102,7 +103,7 @@ struct LastModule {
 thread_local LastModule last_module;
 
 int find_module(ModuleSource &source, const CallContext &ctx, LoadedModule **module) {
-    if (int err = source.module_for(context_key(ctx.driver(), ctx.context), driver_module_loader(), module)) {
+    if (int err = source.module_for(context_key(ctx.context), driver_module_loader(), module)) {
         return err;
     }
     last_module = LastModule{&source, ctx.context, *module};

@@ -1,6 +1,7 @@
 #include "launch_driver.h"
 #include "launch_abi.h"
 
+#include "core/cuda_driver.h"
 #include "graph/kernel_sources.h"
 
 #include <cstdint>
@@ -14,7 +15,6 @@ const LaunchDriver *launch_driver() {
         d.ctx_get_current = cuda_symbol<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent");
         d.ctx_push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
         d.ctx_pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
-        d.ctx_get_id = cuda_symbol<PFN_cuCtxGetId_v12000>("cuCtxGetId");
         d.module_load = cuda_symbol<PFN_cuModuleLoadDataEx_v2010>("cuModuleLoadDataEx");
         d.module_get_function = cuda_symbol<PFN_cuModuleGetFunction_v2000>("cuModuleGetFunction");
         d.launch_kernel = cuda_symbol<PFN_cuLaunchKernel_v4000>("cuLaunchKernel");
@@ -36,6 +36,13 @@ unsigned max_registers() {
     return value;
 }
 
+// The context the loader runs in (current).
+uint64_t current_context_key() {
+    CUcontext ctx = nullptr;
+    (void)launch_driver()->ctx_get_current(&ctx);
+    return context_key(ctx);
+}
+
 // Both note what they load, so that a captured graph can tell what each
 // kernel touches (graph/kernel_sources.h).
 int load(const char *source, int size, void **module) {
@@ -43,7 +50,7 @@ int load(const char *source, int size, void **module) {
     void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(max_registers()))};
     const int err = launch_driver()->module_load(reinterpret_cast<CUmodule *>(module), source, 1, options, values);
     if (err == CUDA_SUCCESS) {
-        note_kernel_module(*module, source, size);
+        note_kernel_module(current_context_key(), *module, source, size);
     }
     return err;
 }
@@ -52,7 +59,7 @@ int get_function(void *module, const char *name, void **function) {
     const int err = launch_driver()->module_get_function(reinterpret_cast<CUfunction *>(function),
                                                          static_cast<CUmodule>(module), name);
     if (err == CUDA_SUCCESS) {
-        note_kernel_function(*function, module, name);
+        note_kernel_function(current_context_key(), *function, module, name);
     }
     return err;
 }
@@ -62,14 +69,6 @@ int get_function(void *module, const char *name, void **function) {
 const ModuleLoader &driver_module_loader() {
     static const ModuleLoader loader{load, get_function};
     return loader;
-}
-
-uint64_t context_key(const LaunchDriver &d, CUcontext ctx) {
-    unsigned long long id = 0;
-    if (d.ctx_get_id != nullptr && d.ctx_get_id(ctx, &id) == CUDA_SUCCESS) {
-        return id;
-    }
-    return reinterpret_cast<uintptr_t>(ctx);
 }
 
 }  // namespace harena::detail::launch

@@ -11,8 +11,6 @@ struct LaunchDriver {
     PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
     PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
     PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
-    // Absent before CUDA 12.0; contexts are then told apart by address.
-    PFN_cuCtxGetId_v12000 ctx_get_id = nullptr;
     PFN_cuModuleLoadDataEx_v2010 module_load = nullptr;
     PFN_cuModuleGetFunction_v2000 module_get_function = nullptr;
     PFN_cuLaunchKernel_v4000 launch_kernel = nullptr;
@@ -24,9 +22,5 @@ const LaunchDriver *launch_driver();
 
 // Loads modules as Halide does (launch_abi.h) through launch_driver().
 const ModuleLoader &driver_module_loader();
-
-// A key that names `ctx` for the life of the process: its id where the driver
-// has cuCtxGetId, else its address.
-uint64_t context_key(const LaunchDriver &d, CUcontext ctx);
 
 }  // namespace harena::detail::launch

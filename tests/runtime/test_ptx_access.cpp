@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "graph/kernel_sources.h"
 #include "graph/ptx_access.h"
 
 using harena::detail::analyze_ptx_entry;
@@ -207,4 +208,34 @@ TEST(PtxAccess, AReadThroughAPointerLoadedFromMemoryIsNotFollowed) {
 TEST(PtxAccess, TwoInstructionsInOneStatementAreNotFollowed) {
     // A line without its ';' would hide the next instruction.
     EXPECT_FALSE(analyze("\tmov.u32 \t%r5, %r1\n\tst.global.f32 \t[%rd7], %f1;\n").known);
+}
+
+// The registry the launch path fills (runtime/src/graph/kernel_sources.h):
+// a handle is known only in the context it was noted in, so a handle that a
+// destroyed context left behind and another context reuses is not analysed
+// with the old PTX.
+TEST(KernelSources, AHandleIsKnownOnlyInTheContextItWasNotedIn) {
+    static const std::string writes_output = module_with("\tst.global.f32 \t[%rd7], %f1;\n");
+    static const std::string writes_input = module_with("\tst.global.f32 \t[%rd6], %f1;\n");
+    int module_handle = 0, function_handle = 0;
+    void *module = &module_handle, *function = &function_handle;
+    harena::detail::note_kernel_module(101, module, writes_output.c_str(), static_cast<int>(writes_output.size()));
+    harena::detail::note_kernel_function(101, function, module, "k");
+    PtxKernelAccess a;
+    ASSERT_TRUE(harena::detail::kernel_access(101, function, &a));
+    EXPECT_EQ(a.written, 0b10u);
+    EXPECT_FALSE(harena::detail::kernel_access(102, function, &a)) << "another context's function";
+
+    // Context 102 loads other PTX and gets the same handles.
+    harena::detail::note_kernel_module(102, module, writes_input.c_str(), static_cast<int>(writes_input.size()));
+    harena::detail::note_kernel_function(102, function, module, "k");
+    ASSERT_TRUE(harena::detail::kernel_access(102, function, &a));
+    EXPECT_EQ(a.written, 0b01u);
+    ASSERT_TRUE(harena::detail::kernel_access(101, function, &a));
+    EXPECT_EQ(a.written, 0b10u);
+
+    // A function of a module never noted is not known.
+    int other_handle = 0;
+    harena::detail::note_kernel_function(101, &other_handle, &other_handle, "k");
+    EXPECT_FALSE(harena::detail::kernel_access(101, &other_handle, &a));
 }

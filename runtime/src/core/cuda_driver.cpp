@@ -23,6 +23,7 @@ const CudaDriver *cuda_driver() {
         d.init = cuda_symbol<PFN_cuInit_v2000>("cuInit");
         d.device_count = cuda_symbol<PFN_cuDeviceGetCount_v2000>("cuDeviceGetCount");
         d.ctx_get_current = cuda_symbol<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent");
+        d.ctx_get_id = cuda_symbol<PFN_cuCtxGetId_v12000>("cuCtxGetId");
         d.ctx_push = cuda_symbol<PFN_cuCtxPushCurrent_v4000>("cuCtxPushCurrent_v2");
         d.ctx_pop = cuda_symbol<PFN_cuCtxPopCurrent_v4000>("cuCtxPopCurrent_v2");
         d.ctx_synchronize = cuda_symbol<PFN_cuCtxSynchronize_v2000>("cuCtxSynchronize");
@@ -62,6 +63,15 @@ const CudaDriver *cuda_driver() {
         return &d;
     }();
     return driver;
+}
+
+uint64_t context_key(CUcontext ctx) {
+    const CudaDriver *d = cuda_driver();
+    unsigned long long id = 0;
+    if (d != nullptr && d->ctx_get_id != nullptr && d->ctx_get_id(ctx, &id) == CUDA_SUCCESS) {
+        return id;
+    }
+    return reinterpret_cast<uintptr_t>(ctx);
 }
 
 }  // namespace harena::detail

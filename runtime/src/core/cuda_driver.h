@@ -12,6 +12,8 @@ struct CudaDriver {
     PFN_cuInit_v2000 init = nullptr;
     PFN_cuDeviceGetCount_v2000 device_count = nullptr;
     PFN_cuCtxGetCurrent_v4000 ctx_get_current = nullptr;
+    // Absent before CUDA 12.0 (context_key() falls back to the address).
+    PFN_cuCtxGetId_v12000 ctx_get_id = nullptr;
     PFN_cuCtxPushCurrent_v4000 ctx_push = nullptr;
     PFN_cuCtxPopCurrent_v4000 ctx_pop = nullptr;
     PFN_cuCtxSynchronize_v2000 ctx_synchronize = nullptr;
@@ -72,5 +74,10 @@ struct CudaDriver {
 
 // Null where libcuda cannot be loaded.
 const CudaDriver *cuda_driver();
+
+// A key that names `ctx` for the life of the process: its id where the
+// driver has cuCtxGetId (CUDA 12), else its address (which a context
+// created after it was destroyed may take).
+uint64_t context_key(CUcontext ctx);
 
 }  // namespace harena::detail

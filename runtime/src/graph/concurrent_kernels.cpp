@@ -41,7 +41,8 @@ bool region_of(const CudaDriver &d, uint64_t address, uint64_t arena_base, uint6
 }
 
 // What a node touches, where it is a kernel whose PTX and parameters say.
-NodeAccess access_of(const CudaDriver &d, CUgraphNode node, uint64_t arena_base, uint64_t arena_capacity) {
+NodeAccess access_of(const CudaDriver &d, uint64_t context, CUgraphNode node, uint64_t arena_base,
+                     uint64_t arena_capacity) {
     NodeAccess access;
     CUgraphNodeType type;
     if (d.graph_node_get_type(node, &type) != CUDA_SUCCESS || type != CU_GRAPH_NODE_TYPE_KERNEL) {
@@ -54,7 +55,7 @@ NodeAccess access_of(const CudaDriver &d, CUgraphNode node, uint64_t arena_base,
         return access;
     }
     PtxKernelAccess ptx;
-    if (!kernel_access(params.func, &ptx)) {
+    if (!kernel_access(context, params.func, &ptx)) {
         return access;
     }
     for (size_t i = 0; i < ptx.param_bytes.size(); i++) {
@@ -158,9 +159,14 @@ size_t run_independent_kernels_side_by_side(void *graph_handle, uint64_t arena_b
     if (!topological(nodes, captured, &order)) {
         return 0;
     }
+    CUcontext ctx = nullptr;
+    if (d.ctx_get_current == nullptr || d.ctx_get_current(&ctx) != CUDA_SUCCESS || ctx == nullptr) {
+        return 0;
+    }
+    const uint64_t context = context_key(ctx);
     std::vector<NodeAccess> accesses;
     for (size_t i : order) {
-        accesses.push_back(access_of(d, nodes[i], arena_base, arena_capacity));
+        accesses.push_back(access_of(d, context, nodes[i], arena_base, arena_capacity));
     }
     const std::vector<std::vector<size_t>> deps = kernel_order_dependencies(accesses);
     std::set<Edge> wanted;

@@ -1,10 +1,11 @@
 #include "graph/kernel_sources.h"
 
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
 namespace harena::detail {
 
@@ -16,10 +17,13 @@ struct KernelFunction {
     std::unique_ptr<PtxKernelAccess> access;  // analysed on first use
 };
 
+// A handle within its context.
+using Handle = std::pair<uint64_t, void *>;
+
 struct KernelSources {
     std::mutex mutex;
-    std::unordered_map<void *, std::string_view> modules;
-    std::unordered_map<void *, KernelFunction> functions;
+    std::map<Handle, std::string_view> modules;
+    std::map<Handle, KernelFunction> functions;
 };
 
 KernelSources &sources() {
@@ -29,30 +33,30 @@ KernelSources &sources() {
 
 }  // namespace
 
-void note_kernel_module(void *module, const char *source, int size) {
+void note_kernel_module(uint64_t context, void *module, const char *source, int size) {
     KernelSources &s = sources();
     const std::lock_guard<std::mutex> lock(s.mutex);
-    s.modules[module] = std::string_view(source, strnlen(source, static_cast<size_t>(size)));
+    s.modules[{context, module}] = std::string_view(source, strnlen(source, static_cast<size_t>(size)));
 }
 
-void note_kernel_function(void *function, void *module, const char *name) {
+void note_kernel_function(uint64_t context, void *function, void *module, const char *name) {
     KernelSources &s = sources();
     const std::lock_guard<std::mutex> lock(s.mutex);
-    const auto found = s.modules.find(module);
+    const auto found = s.modules.find({context, module});
     if (found == s.modules.end()) {
-        s.functions.erase(function);
+        s.functions.erase({context, function});
         return;
     }
-    KernelFunction &f = s.functions[function];
+    KernelFunction &f = s.functions[{context, function}];
     if (f.source.data() != found->second.data() || f.name != name) {
         f = KernelFunction{found->second, name, nullptr};
     }
 }
 
-bool kernel_access(void *function, PtxKernelAccess *access) {
+bool kernel_access(uint64_t context, void *function, PtxKernelAccess *access) {
     KernelSources &s = sources();
     const std::lock_guard<std::mutex> lock(s.mutex);
-    const auto found = s.functions.find(function);
+    const auto found = s.functions.find({context, function});
     if (found == s.functions.end()) {
         return false;
     }

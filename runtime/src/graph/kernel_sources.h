@@ -2,20 +2,26 @@
 // so that a captured graph can tell what memory its kernels touch
 // (ptx_access.h). Kernels loaded elsewhere (Halide's own launch path, a
 // library) are not known, and a graph keeps them in their captured order.
+// Entries are per context (core/cuda_driver.h's context_key): a handle that
+// a context destroyed since left behind is never taken for another
+// context's.
 #pragma once
+
+#include <cstdint>
 
 #include "graph/ptx_access.h"
 
 namespace harena::detail {
 
-// A module loaded from `size` bytes of PTX at `source`, which stays valid
-// for the life of the program (generated code's constant).
-void note_kernel_module(void *module, const char *source, int size);
+// A module loaded in context `context` from `size` bytes of PTX at
+// `source`, which stays valid for the life of the program (generated code's
+// constant).
+void note_kernel_module(uint64_t context, void *module, const char *source, int size);
 // Function `name` (a constant string) of a module noted before.
-void note_kernel_function(void *function, void *module, const char *name);
+void note_kernel_function(uint64_t context, void *function, void *module, const char *name);
 
-// What `function` touches, analysed on first use, in *access; false where
-// its source or its accesses are not known.
-bool kernel_access(void *function, PtxKernelAccess *access);
+// What `function` of context `context` touches, analysed on first use, in
+// *access; false where its source or its accesses are not known.
+bool kernel_access(uint64_t context, void *function, PtxKernelAccess *access);
 
 }  // namespace harena::detail
