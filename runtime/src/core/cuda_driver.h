@@ -66,6 +66,10 @@ struct CudaDriver {
         return ctx_push && ctx_pop && ctx_get_current && ctx_synchronize && stream_get_ctx && event_create &&
                event_destroy && event_record && stream_wait_event;
     }
+    bool has_graph_editing() const {
+        return graph_get_nodes && graph_get_edges && graph_node_get_type && graph_kernel_node_get_params &&
+               graph_add_dependencies && graph_remove_dependencies && pointer_get_attribute && ctx_get_current;
+    }
     bool has_signals() const {
         return module_load_data && module_unload && module_get_function && launch_kernel && mem_alloc && mem_free &&
                memset_d8_async && mem_host_alloc && mem_free_host && mem_host_get_device_pointer;

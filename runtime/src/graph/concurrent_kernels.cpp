@@ -18,11 +18,6 @@ namespace {
 
 using Edge = std::pair<CUgraphNode, CUgraphNode>;
 
-bool graph_editing(const CudaDriver &d) {
-    return d.graph_get_nodes && d.graph_get_edges && d.graph_node_get_type && d.graph_kernel_node_get_params &&
-           d.graph_add_dependencies && d.graph_remove_dependencies && d.pointer_get_attribute;
-}
-
 // The region that `address` lies in: the arena's, else its allocation's
 // first address; false where the driver does not know it.
 bool region_of(const CudaDriver &d, uint64_t address, uint64_t arena_base, uint64_t arena_capacity,
@@ -129,7 +124,7 @@ bool side_by_side_enabled() {
 
 size_t run_independent_kernels_side_by_side(void *graph_handle, uint64_t arena_base, uint64_t arena_capacity) {
     const CudaDriver *driver = cuda_driver();
-    if (driver == nullptr || !graph_editing(*driver)) {
+    if (driver == nullptr || !driver->has_graph_editing()) {
         return 0;
     }
     const CudaDriver &d = *driver;
@@ -160,7 +155,7 @@ size_t run_independent_kernels_side_by_side(void *graph_handle, uint64_t arena_b
         return 0;
     }
     CUcontext ctx = nullptr;
-    if (d.ctx_get_current == nullptr || d.ctx_get_current(&ctx) != CUDA_SUCCESS || ctx == nullptr) {
+    if (d.ctx_get_current(&ctx) != CUDA_SUCCESS || ctx == nullptr) {
         return 0;
     }
     const uint64_t context = context_key(ctx);

@@ -30,11 +30,13 @@ constexpr int kMaxPasses = 64;
 class Analysis {
 public:
     explicit Analysis(const ptx::Entry &entry) {
-        for (const ptx::Param &p : entry.params) {
-            params_.push_back(p.may_hold_address ? p.name : std::string());
+        for (size_t p = 0; p < entry.params.size(); p++) {
+            if (entry.params[p].may_hold_address) {
+                names_[entry.params[p].name] |= uint64_t(1) << p;
+            }
         }
         for (const auto &[name, memory] : entry.named_memory) {
-            symbols_[name] = memory == ptx::NamedMemory::Block ? kBlockSymbol : kModuleSymbol;
+            names_[name] |= memory == ptx::NamedMemory::Block ? kBlockSymbol : kModuleSymbol;
         }
     }
 
@@ -76,15 +78,9 @@ private:
                 while (j < operand.size() && is_name_char(operand[j])) {
                     j++;
                 }
-                const std::string_view name = operand.substr(i, j - i);
-                for (size_t p = 0; p < params_.size(); p++) {
-                    if (!params_[p].empty() && name == params_[p]) {
-                        taint |= uint64_t(1) << p;
-                    }
-                }
-                const auto symbol = symbols_.find(std::string(name));
-                if (symbol != symbols_.end()) {
-                    taint |= symbol->second;
+                const auto named = names_.find(std::string(operand.substr(i, j - i)));
+                if (named != names_.end()) {
+                    taint |= named->second;
                 }
                 i = j - 1;
             }
@@ -218,8 +214,8 @@ private:
         return true;
     }
 
-    std::vector<std::string> params_;
-    std::unordered_map<std::string, uint64_t> symbols_;
+    // Each parameter that may hold an address and each named memory: its taint.
+    std::unordered_map<std::string, uint64_t> names_;
     std::unordered_map<std::string, uint64_t> taint_;
     bool last_ = false;
 };
