@@ -11,8 +11,8 @@ function(add_halide_arena_generator TARGET)
   add_executable(${TARGET} ${ARG_SOURCES})
   target_link_libraries(${TARGET} PRIVATE HalideArena::generator_main ${ARG_LINK_LIBRARIES})
   # In halide-arena's own tree, Halide.h is parsed once for all generators.
-  if (TARGET harena_generator_main)
-    target_precompile_headers(${TARGET} REUSE_FROM harena_generator_main)
+  if (TARGET harena_halide_pch)
+    target_precompile_headers(${TARGET} REUSE_FROM harena_halide_pch)
   endif ()
 endfunction()
 
