@@ -5,18 +5,19 @@ usage: torch_link_kit.py REQUIREMENTS DEST
 
 Writes DEST/torch/{include,share/cmake,lib}: the headers and the CMake package
 as the wheel has them, and, for each shared library, a link stub: a library
-with the same SONAME that defines the same dynamic symbols (name, kind, size)
-and holds no code. Linking against the stubs records the same DT_NEEDED
-entries and resolves the same symbols as linking against the real libraries;
-at run time the real ones, loaded by `import torch`, serve. The stubs take
-about 25 MB where the libraries take 1 GB (libtorch_cpu.so and
-libtorch_cuda.so are 450 MB each).
+with the same SONAME that defines the same dynamic symbols (name, type,
+binding, size) and holds no code. Linking against the stubs records the same
+DT_NEEDED entries and resolves the same symbols as linking against the real
+libraries; at run time the real ones, loaded by `import torch`, serve. The
+stubs take 25 MB where the libraries take 1 GB (libtorch_cpu.so and
+libtorch_cuda.so are 450 MB each). Symbol versions are not copied: of the
+wheel's libraries only libgomp.so.1 has them, and nothing links it.
 
-The wheel is read in place with HTTP range requests, so only the members used
-cross the network and nothing of the wheel is stored; each member's CRC-32 is
-checked as it is read. Where the server does not answer a range request, the
-whole wheel is downloaded, checked against the index's SHA-256, read and
-deleted.
+The wheel is read in place with HTTP range requests, so nothing of it is
+stored; each member's CRC-32 is checked as it is read, and a request that
+fails is made again, three times at most. Where the server does not answer a
+range request, the whole wheel is downloaded, checked against the index's
+SHA-256, read and deleted.
 """
 
 import hashlib
@@ -33,6 +34,8 @@ import zipfile
 
 COPIED_PREFIXES = ("torch/include/", "torch/share/cmake/", "torch/lib/")
 READ_AHEAD_BYTES = 8 << 20
+TIMEOUT_S = 60
+ATTEMPTS = 3
 
 
 def resolve_wheel(requirements):
@@ -58,7 +61,7 @@ class RangeReader(io.RawIOBase):
     def open(url):
         """A RangeReader for URL, or None where the server ignores ranges."""
         request = urllib.request.Request(url, headers={"Range": "bytes=0-0"})
-        with urllib.request.urlopen(request) as response:
+        with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
             content_range = response.headers.get("Content-Range", "")
             if response.status != 206 or "/" not in content_range:
                 return None
@@ -83,11 +86,17 @@ class RangeReader(io.RawIOBase):
         if end <= self.position:
             return 0
         request = urllib.request.Request(self.url, headers={"Range": f"bytes={self.position}-{end - 1}"})
-        with urllib.request.urlopen(request) as response:
-            data = response.read()
-        if response.status != 206 or len(data) != end - self.position:
-            raise OSError(f"{self.url}: asked for bytes {self.position}-{end - 1}, got {len(data)} "
-                          f"(HTTP {response.status})")
+        for attempt in range(1, ATTEMPTS + 1):
+            try:
+                with urllib.request.urlopen(request, timeout=TIMEOUT_S) as response:
+                    data = response.read()
+                if response.status == 206 and len(data) == end - self.position:
+                    break
+                error = f"got {len(data)} bytes (HTTP {response.status})"
+            except OSError as failure:
+                error = str(failure)
+            if attempt == ATTEMPTS:
+                raise OSError(f"{self.url}: bytes {self.position}-{end - 1}: {error}, {ATTEMPTS} attempts")
         buffer[:len(data)] = data
         self.position = end
         return len(data)
@@ -95,7 +104,7 @@ class RangeReader(io.RawIOBase):
 
 def download(url, sha256, path):
     digest = hashlib.sha256()
-    with urllib.request.urlopen(url) as response, open(path, "wb") as out:
+    with urllib.request.urlopen(url, timeout=TIMEOUT_S) as response, open(path, "wb") as out:
         while chunk := response.read(1 << 20):
             digest.update(chunk)
             out.write(chunk)
