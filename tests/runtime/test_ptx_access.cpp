@@ -19,36 +19,42 @@ namespace {
 // 1: the output), a 32-bit extent (2) and a float (3), around `body`.
 const char *const kHeader = ".version 7.0\n.target sm_70\n.address_size 64\n\n";
 
+// The entry's text, with `$K` standing for its name and `$BODY` for `body`.
+const char *const kEntry = R"(	// .globl	$K // -- Begin function $K
+.visible .entry $K(
+	.param .u64 $K_param_0,
+	.param .u64 $K_param_1,
+	.param .u32 $K_param_2,
+	.param .f32 $K_param_3
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<20>;
+	.reg .f32 	%f<9>;
+	.reg .b64 	%rd<20>;
+
+// %bb.0:                               // %entry
+	ld.param.u64 	%rd1, [$K_param_0];
+	ld.param.u64 	%rd2, [$K_param_1];
+	ld.param.u32 	%r1, [$K_param_2];
+	ld.param.f32 	%f1, [$K_param_3];
+	cvta.to.global.u64 	%rd3, %rd1;
+	cvta.to.global.u64 	%rd4, %rd2;
+	mov.u32 	%r2, %tid.x;
+	mul.wide.s32 	%rd5, %r2, 4;
+	add.s64 	%rd6, %rd3, %rd5;
+	add.s64 	%rd7, %rd4, %rd5;
+$BODY	ret;
+}
+	// -- End function
+)";
+
 std::string entry_with(const std::string &body, const std::string &k = "k") {
-    return "\t// .globl\t" + k + " // -- Begin function " + k + "\n"
-                                                                ".visible .entry " +
-           k + "(\n"
-               "\t.param .u64 " +
-           k + "_param_0,\n"
-               "\t.param .u64 " +
-           k + "_param_1,\n"
-               "\t.param .u32 " +
-           k + "_param_2,\n"
-               "\t.param .f32 " +
-           k + "_param_3\n"
-               ")\n{\n"
-               "\t.reg .pred \t%p<3>;\n\t.reg .b32 \t%r<20>;\n\t.reg .f32 \t%f<9>;\n\t.reg .b64 \t%rd<20>;\n\n"
-               "// %bb.0:                               // %entry\n"
-               "\tld.param.u64 \t%rd1, [" +
-           k + "_param_0];\n"
-               "\tld.param.u64 \t%rd2, [" +
-           k + "_param_1];\n"
-               "\tld.param.u32 \t%r1, [" +
-           k + "_param_2];\n"
-               "\tld.param.f32 \t%f1, [" +
-           k + "_param_3];\n"
-               "\tcvta.to.global.u64 \t%rd3, %rd1;\n"
-               "\tcvta.to.global.u64 \t%rd4, %rd2;\n"
-               "\tmov.u32 \t%r2, %tid.x;\n"
-               "\tmul.wide.s32 \t%rd5, %r2, 4;\n"
-               "\tadd.s64 \t%rd6, %rd3, %rd5;\n"
-               "\tadd.s64 \t%rd7, %rd4, %rd5;\n" +
-           body + "\tret;\n}\n\t// -- End function\n";
+    std::string text = kEntry;
+    for (size_t at = text.find("$K"); at != std::string::npos; at = text.find("$K", at + k.size())) {
+        text.replace(at, 2, k);
+    }
+    return text.replace(text.find("$BODY"), 5, body);
 }
 
 std::string module_with(const std::string &body) {

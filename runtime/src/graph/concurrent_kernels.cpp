@@ -1,6 +1,5 @@
 #include "graph/concurrent_kernels.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <set>
