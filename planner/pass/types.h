@@ -55,6 +55,13 @@ struct PassOptions {
     // 0: silent; 1: a summary line; 2: one line per buffer saying why it was or
     // was not planned.
     int trace = 1;
+    // The slots of each parallel loop whose iterations allocate planned
+    // buffers: the most tasks of that loop that run in the arena at once,
+    // each call (the pool takes this many times one iteration's bytes).
+    // Tasks beyond them allocate from halide_malloc
+    // (rewrite/parallel_slots.h): give at least the threads the pipeline
+    // runs with.
+    int parallel_slots = 16;
     // How a call gets its arena. Empty: through user_context, a harena_arena *
     // (harena/pipeline_abi.h). Otherwise the name of the pipeline's buffer
     // input (uint8, one dimension) whose memory is the arena
@@ -77,7 +84,20 @@ struct BufferDecision {
     bool bounded = true;
     std::vector<std::string> unbounded_by;  // names without a maximum it depends on
     int64_t begin = 0, end = 0;
-    uint64_t offset = 0;
+    uint64_t offset = 0;  // in the arena, or for a slot's buffer within its slot
+    // A buffer of a parallel loop's iterations: the loop, whose slots hold it.
+    std::string slot_loop;
+};
+
+// A parallel loop whose iterations' buffers lie in slots of its pool.
+struct SlotPoolReport {
+    std::string loop;
+    int slots = 0;             // the pool's capacity (harena.parallel_slots)
+    uint64_t slot_bytes = 0;   // one slot: its sub-plan's bytes, aligned
+    uint64_t offset = 0;       // the pool's offset in the arena
+    int buffers = 0;           // the buffers of one iteration
+    bool bounded = true;       // every one of them has a worst case
+    uint64_t lower_bound = 0;  // the sub-plan's peak of live bytes
 };
 
 // A value the plan was made at for a name without a declared maximum.
@@ -106,6 +126,9 @@ struct PassReport {
     int host_planned = 0;
     uint64_t host_arena_bytes = 0;
     bool host_bounded = true;
+    // The parallel loops whose iterations' buffers lie in slots; their pools
+    // are counted in plan_bytes and arena_bytes.
+    std::vector<SlotPoolReport> slot_pools;
     bool capturable = false;     // one call captured as a CUDA graph replays it (harena/cuda.h)
     std::string not_capturable;  // why not, when it is not
     [[nodiscard]] int planned_count() const;
@@ -153,6 +176,34 @@ struct Candidate {
     // maximum that the size depends on.
     std::vector<std::string> unbounded_by;
     int64_t begin = 0, end = 0;  // half-open program steps
+    // The parallel loop (an index into Census::regions) whose iterations
+    // allocate this buffer, each in a slot of its own; 0: outside every
+    // parallel loop, planned in the arena's frame.
+    int region = 0;
+};
+
+// A parallel loop of the host whose iterations allocate planned buffers.
+// Iterations run as concurrent tasks of Halide's thread pool, so the buffers
+// of one iteration are planned in a sub-plan of their own (lifetimes counted
+// within the iteration), and each running task takes a slot of the loop's
+// pool: slots x the sub-plan's bytes, reserved in the frame while the
+// outermost parallel loop around it runs (rewrite/parallel_slots.h).
+struct ParallelRegion {
+    const Halide::Internal::For *loop = nullptr;  // null for region 0, the frame itself
+    std::string loop_name;
+    // The outermost parallel loop around this one (itself if none): the
+    // pool's lifetime, and where the slot states are kept and initialized.
+    int outermost = 0;
+    // The steps the outermost loop spans, widened to an async body around it
+    // (whose other branches run meanwhile).
+    int64_t begin = 0, end = 0;
+};
+
+// What the census finds: the candidates and the parallel regions they lie in
+// (regions[0] is the frame; Candidate::region indexes the rest).
+struct Census {
+    std::vector<Candidate> candidates;
+    std::vector<ParallelRegion> regions;
 };
 
 struct CensusOptions {

@@ -42,7 +42,7 @@ void estimate_arena_argument(Halide::Pipeline pipeline, const std::vector<NamedA
     std::vector<Halide::Argument> args = pipeline.infer_arguments();
     args.emplace_back(arena.name(), Halide::Argument::InputBuffer, arena.type(), arena.dimensions(),
                       Halide::ArgumentEstimates{});
-    const uint64_t bytes = probe_arena_bytes(pipeline, *pass_state, args, target, options.pipeline_name);
+    const uint64_t bytes = probe_plan(pipeline, *pass_state, args, target, options.pipeline_name).arena_bytes;
     if (bytes > uint64_t(INT32_MAX)) {
         throw Halide::CompileError("harena.argument=" + options.arena_argument + ": the plan of " +
                                    options.pipeline_name + " needs " + std::to_string(bytes) +

@@ -11,6 +11,7 @@ ArgumentPlan plan_into_argument(Halide::Pipeline &pipeline, const Halide::ImageP
                                    "' must be an ImageParam of UInt(8) and one dimension\n");
     }
     PassOptions pass;
+    pass.parallel_slots = options.parallel_slots;
     pass.pipeline_name = options.pipeline_name.empty() ? pipeline.outputs().front().name() : options.pipeline_name;
     pass.report_dir = options.report_dir;
     pass.trace = options.trace;
@@ -24,8 +25,17 @@ ArgumentPlan plan_into_argument(Halide::Pipeline &pipeline, const Halide::ImageP
     auto state = std::make_shared<LoweringPassState>();
     pipeline.add_custom_lowering_pass(new ArenaLoweringPass(pass, state));
     std::vector<Halide::Argument> arguments = pipeline.infer_arguments();
+    const PassReport report = probe_plan(pipeline, *state, arguments, target, pass.pipeline_name);
     ArgumentPlan plan;
-    plan.bytes_at_estimates = probe_arena_bytes(pipeline, *state, arguments, target, pass.pipeline_name);
+    plan.bytes_at_estimates = report.arena_bytes;
+    plan.buffers = static_cast<int>(report.buffers.size());
+    plan.buffers_planned = report.planned_count();
+    plan.slot_pools = static_cast<int>(report.slot_pools.size());
+    for (const BufferDecision &b : report.buffers) {
+        if (!b.planned) {
+            plan.unplanned += b.name + ": " + b.reason + "\n";
+        }
+    }
     return plan;
 }
 

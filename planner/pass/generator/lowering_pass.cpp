@@ -14,33 +14,31 @@ ArenaLoweringPass::ArenaLoweringPass(PassOptions options, std::shared_ptr<Loweri
 }
 
 Halide::Internal::Stmt ArenaLoweringPass::mutate(const Halide::Internal::Stmt &s) {
-    if (state_->probed_bytes != nullptr) {
+    if (state_->probed != nullptr) {
         PassOptions quiet = options_;
         quiet.trace = 0;
         quiet.report_dir.clear();
-        PassReport report;
-        plan_arena(s, quiet, &report);
-        *state_->probed_bytes = report.arena_bytes;
+        plan_arena(s, quiet, state_->probed);
         throw ProbeDone{};
     }
     state_->runs++;
     return plan_arena(s, options_);
 }
 
-uint64_t probe_arena_bytes(Halide::Pipeline pipeline, LoweringPassState &state,
-                           const std::vector<Halide::Argument> &arguments, const Halide::Target &target,
-                           const std::string &function_name) {
-    uint64_t bytes = 0;
-    state.probed_bytes = &bytes;
+PassReport probe_plan(Halide::Pipeline pipeline, LoweringPassState &state,
+                      const std::vector<Halide::Argument> &arguments, const Halide::Target &target,
+                      const std::string &function_name) {
+    PassReport report;
+    state.probed = &report;
     try {
         pipeline.compile_to_module(arguments, function_name, target);
     } catch (const ProbeDone &) {
     } catch (...) {
-        state.probed_bytes = nullptr;
+        state.probed = nullptr;
         throw;
     }
-    state.probed_bytes = nullptr;
-    return bytes;
+    state.probed = nullptr;
+    return report;
 }
 
 }  // namespace harena

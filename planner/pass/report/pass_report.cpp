@@ -92,6 +92,10 @@ PassReport make_report(const Stmt &s, const std::vector<Candidate> &candidates, 
         if (!c.planned) {
             continue;
         }
+        if (c.region != 0) {
+            report.bounded &= c.bounded;  // in a slot: report_slots gives its offset there
+            continue;
+        }
         BufferDecision &d = report.buffers.back();
         d.in_host_companion = in_host_companion(c.kind, options.device_target);
         if (d.in_host_companion) {

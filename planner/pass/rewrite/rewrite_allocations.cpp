@@ -36,8 +36,8 @@ bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &
 class RewriteAllocations : public IRMutator {
 public:
     RewriteAllocations(const std::map<const IRNode *, Placement> &p, const Expr &b, const Expr &i, const Checks &c,
-                       uint64_t maximum_buffer_size)
-        : placed(p), base(b), device_interface(i), checks(c), maximum_buffer_size(maximum_buffer_size) {
+                       uint64_t maximum_buffer_size, const SlotPools &slots)
+        : placed(p), base(b), device_interface(i), checks(c), maximum_buffer_size(maximum_buffer_size), slots(slots) {
     }
 
     using IRMutator::visit;
@@ -47,6 +47,8 @@ private:
     Expr base, device_interface;
     const Checks &checks;
     const uint64_t maximum_buffer_size;
+    const SlotPools &slots;
+    Scope<> in_slot;                        // planned buffers in scope that lie in a task's slot
     Scope<> bound_by_let;                   // planned buffers in scope whose name a let binds to their slice
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
@@ -93,6 +95,9 @@ private:
     }
 
     static std::string created_name(const Placement &p) {
+        if (p.candidate->region != 0) {
+            return "harena.slot_created." + std::to_string(p.candidate->region) + "." + std::to_string(p.slice);
+        }
         return (p.host_base.defined() ? "harena.host.created." : "harena.created.") + std::to_string(p.slice);
     }
 
@@ -101,6 +106,9 @@ private:
     Stmt visit(const Free *op) override {
         if (!placement_of.contains(op->name)) {
             return IRMutator::visit(op);
+        }
+        if (in_slot.contains(op->name)) {
+            return Free::make(heap_block_name(op->name));  // the heap block of a task without a slot, if any
         }
         const Placement &p = *placement_of.get(op->name);
         const Stmt freed = bound_by_let.contains(op->name) ? Evaluate::make(0) : Stmt(op);
@@ -125,6 +133,9 @@ private:
         }
         const Placement &p = it->second;
         const Candidate &c = *p.candidate;
+        if (c.region != 0) {
+            return in_its_slot(op, p);
+        }
         if (c.kind == BufferKind::Host) {
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
@@ -156,6 +167,40 @@ private:
         Stmt alloc = Allocate::make(op->name, op->type, op->memory_type, op->extents, op->condition, body,
                                     op->new_expr, op->free_function);
         return with_checks(c, p, alloc);
+    }
+
+    // A host buffer of a parallel loop's iterations: at its offset in the
+    // task's slot, or where the task has none, in a heap block of the bytes
+    // Halide would allocate. Guard bands and slice events are the frame's:
+    // none here, where tasks run concurrently.
+    Stmt in_its_slot(const Allocate *op, const Placement &p) {
+        const Candidate &c = *p.candidate;
+        const SlotPool &pool = slots.pools[slots.by_region.at(c.region)];
+        ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+        ScopedBinding<> slot(in_slot, op->name);
+        Stmt body = mutate(op->body);
+        const Expr heap_bytes = allocation_bytes(op) + make_const(UInt(64), padding_bytes(op));
+        Stmt s = slot_or_heap(pool, op->name, slot_base(pool) + p.offset, heap_bytes, body);
+        return with_size_limit_check(op, c, with_created_size_check(c, p, s));
+    }
+
+    // A parallel loop whose tasks take slots, and the outermost parallel
+    // loop, which keeps the states of the pools inside it.
+    Stmt visit(const For *op) override {
+        Stmt s;
+        if (auto pool = slots.by_loop.find(op); pool != slots.by_loop.end()) {
+            s = with_body(op, in_a_slot(slots.pools[pool->second], base, mutate(op->body)));
+        } else {
+            s = IRMutator::visit(op);
+        }
+        if (auto states = slots.states_at.find(op); states != slots.states_at.end()) {
+            std::vector<const SlotPool *> pools;
+            for (size_t i : states->second) {
+                pools.push_back(&slots.pools[i]);
+            }
+            s = with_slot_states(pools, s);
+        }
+        return s;
     }
 
     // A host buffer's size limit, checked where it is created.
@@ -267,8 +312,9 @@ Stmt checked_call(const std::string &name, const Expr &call, const Expr &when) {
 }
 
 Stmt rewrite_allocations(const Stmt &s, const std::map<const IRNode *, Placement> &placed, const Expr &base,
-                         const Expr &device_interface, const Checks &checks, uint64_t maximum_buffer_size) {
-    return RewriteAllocations(placed, base, device_interface, checks, maximum_buffer_size).mutate(s);
+                         const Expr &device_interface, const Checks &checks, uint64_t maximum_buffer_size,
+                         const SlotPools &slots) {
+    return RewriteAllocations(placed, base, device_interface, checks, maximum_buffer_size, slots).mutate(s);
 }
 
 }  // namespace harena

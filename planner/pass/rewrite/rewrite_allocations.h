@@ -3,6 +3,7 @@
 // already bound to `base + offset`, and every path that would allocate it,
 // free it or hand it to Halide's allocation cache is removed.
 #include "types.h"
+#include "rewrite/parallel_slots.h"
 
 namespace harena {
 
@@ -56,9 +57,13 @@ Halide::Internal::Stmt checked_call(const std::string &name, const Halide::Expr 
 // reported handed out where its buffer is created and, where checks.frees,
 // freed where it is freed (harena_pipeline_slice: its guard band and its life
 // for a memory checker).
+// Buffers of a parallel loop's iterations (Candidate::region) lie in a slot
+// of their loop's pool in `slots`, at their offset within the slot; each of
+// those loops takes and gives back a slot per task.
 Halide::Internal::Stmt rewrite_allocations(const Halide::Internal::Stmt &s,
                                            const std::map<const Halide::Internal::IRNode *, Placement> &placed,
                                            const Halide::Expr &base, const Halide::Expr &device_interface,
-                                           const Checks &checks, uint64_t maximum_buffer_size);
+                                           const Checks &checks, uint64_t maximum_buffer_size,
+                                           const SlotPools &slots = {});
 
 }  // namespace harena

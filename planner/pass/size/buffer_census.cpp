@@ -16,16 +16,18 @@ using namespace Halide::Internal;
 
 namespace {
 
-class Census : public IRVisitor {
+class TakeCensus : public IRVisitor {
 public:
-    Census(const Stmt &s, const Preamble &p, const CensusOptions &o)
+    TakeCensus(const Stmt &s, const Preamble &p, const CensusOptions &o)
         : preamble(p), options(o) {
         if (options.device_target) {
             facts = collect_buffer_facts(s);
         }
+        regions.push_back(ParallelRegion{});
     }
 
     std::vector<Candidate> found;
+    std::vector<ParallelRegion> regions;
 
     using IRVisitor::visit;
 
@@ -58,6 +60,10 @@ public:
         tick();
         op->min.accept(this);
         op->extent.accept(this);
+        const bool parallel = op->for_type == ForType::Parallel && !inside_device_code();
+        if (parallel) {
+            enter_region(op);
+        }
         loops.push_back({op->name, op->min, op->extent, op->for_type, op->device_api, {}, {}});
         op->body.accept(this);
         tick();
@@ -65,12 +71,35 @@ public:
             found[c].end = std::max(found[c].end, step);
         }
         loops.pop_back();
+        if (parallel) {
+            leave_region();
+        }
     }
 
+    // The branches of a Fork run concurrently: everything planned inside the
+    // outermost Fork of a region lives for the whole Fork, so that no two
+    // branches share bytes.
     void visit(const Fork *op) override {
-        forks++;
+        tick();
+        const bool outermost = fork_depth[region()]++ == 0;
+        if (outermost) {
+            open_forks.push_back(OpenFork{region(), step, {}, {}});
+        }
         IRVisitor::visit(op);
-        forks--;
+        tick();
+        if (outermost) {
+            const OpenFork &fork = open_forks.back();
+            for (int c : fork.candidates) {
+                found[c].begin = std::min(found[c].begin, fork.begin);
+                found[c].end = std::max(found[c].end, step + 1);
+            }
+            for (int r : fork.regions) {
+                regions[r].begin = std::min(regions[r].begin, fork.begin);
+                regions[r].end = std::max(regions[r].end, step + 1);
+            }
+            open_forks.pop_back();
+        }
+        fork_depth[region()]--;
     }
 
     void visit(const Store *op) override {
@@ -144,11 +173,55 @@ private:
     std::map<int, size_t> loop_depth;              // candidate -> loops enclosing its allocation
     std::set<std::string> host_and_device;         // DeviceAndHost candidates in scope
     std::map<const IRNode *, BufferFacts> facts;   // device targets: see collect_buffer_facts
-    int forks = 0;
+    std::vector<int> region_stack{0};              // the parallel regions around, innermost last
+    std::map<int, int> fork_depth;                 // region -> Forks open within it
+    // The outermost Fork open in a region: what it widens when it closes,
+    // the candidates planned in that region and the outermost parallel
+    // loops started in it.
+    struct OpenFork {
+        int region;
+        int64_t begin;
+        std::vector<int> candidates, regions;
+    };
+    std::vector<OpenFork> open_forks;
     int64_t step = 0;
 
     void tick() {
         step++;
+    }
+
+    int region() const {
+        return region_stack.back();
+    }
+    OpenFork *fork_of(int region) {
+        if (fork_depth[region] == 0) {
+            return nullptr;
+        }
+        for (auto it = open_forks.rbegin(); it != open_forks.rend(); ++it) {
+            if (it->region == region) {
+                return &*it;
+            }
+        }
+        return nullptr;
+    }
+
+    void enter_region(const For *op) {
+        const int id = static_cast<int>(regions.size());
+        const int outermost = region() == 0 ? id : regions[region()].outermost;
+        regions.push_back(ParallelRegion{op, op->name, outermost, step, step});
+        if (region() == 0) {
+            if (OpenFork *fork = fork_of(0)) {
+                fork->regions.push_back(id);
+            }
+        }
+        region_stack.push_back(id);
+    }
+    void leave_region() {
+        ParallelRegion &r = regions[region()];
+        if (r.outermost == region()) {
+            r.end = step + 1;
+        }
+        region_stack.pop_back();
     }
 
     void use(const std::string &name) {
@@ -173,14 +246,14 @@ private:
         return std::any_of(loops.begin(), loops.end(),
                            [](const Loop &l) { return l.device_api != DeviceAPI::Host && l.device_api != DeviceAPI::None; });
     }
+    // Why a buffer inside a parallel loop cannot take a slot, or nullptr
+    // where it can (or lies outside every parallel loop). Slots hold host
+    // buffers of host pipelines; a GPU pipeline's buffers (device memory,
+    // the host companion) are left to the runtime there.
     const char *concurrency() const {
-        if (forks) {
-            return "allocated inside an async (Fork) body, whose instances run concurrently";
-        }
-        for (const Loop &l : loops) {
-            if (l.type == ForType::Parallel) {
-                return "allocated inside a parallel loop, whose iterations run concurrently";
-            }
+        if (region() != 0 && options.device_target) {
+            return "allocated inside a parallel loop of a GPU pipeline, whose iterations run concurrently (slots "
+                   "hold host pipelines' buffers)";
         }
         return nullptr;
     }
@@ -359,8 +432,13 @@ private:
         return plan(c);
     }
 
-    std::optional<int> plan(const Candidate &c) {
-        loop_depth[(int)found.size()] = loops.size();
+    std::optional<int> plan(Candidate c) {
+        const int index = static_cast<int>(found.size());
+        loop_depth[index] = loops.size();
+        c.region = region();
+        if (OpenFork *fork = fork_of(region())) {
+            fork->candidates.push_back(index);
+        }
         return record(c, true, "");
     }
 
@@ -387,10 +465,10 @@ private:
 
 }  // namespace
 
-std::vector<Candidate> take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {
-    Census census(s, preamble, options);
+Census take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {
+    TakeCensus census(s, preamble, options);
     s.accept(&census);
-    return census.found;
+    return Census{std::move(census.found), std::move(census.regions)};
 }
 
 }  // namespace harena

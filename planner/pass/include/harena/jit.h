@@ -28,6 +28,14 @@ struct ArgumentPlan {
     // The bytes the plan needs at the estimates of the pipeline's inputs and
     // outputs (set_estimate); sizes without one count as 1024.
     uint64_t bytes_at_estimates = 0;
+    // The pipeline's heap intermediates, those planned (in the arena's frame
+    // or in a parallel loop's slots), and the parallel loops whose
+    // iterations take slots.
+    int buffers = 0;
+    int buffers_planned = 0;
+    int slot_pools = 0;
+    // A line per buffer left to Halide's allocator: its name and why.
+    std::string unplanned;
 };
 
 struct JitPlanOptions {
@@ -37,6 +45,10 @@ struct JitPlanOptions {
     std::string report_dir;
     // 0: silent; 1: a line per plan; 2: a line per buffer.
     int trace = 0;
+    // The slots of each parallel loop whose iterations allocate planned
+    // buffers: the most of its tasks that run in the arena at once; more
+    // allocate from the heap. Give at least Halide's thread count.
+    int parallel_slots = 16;
 };
 
 // Plans `pipeline`'s intermediates into `arena` whenever it is compiled for

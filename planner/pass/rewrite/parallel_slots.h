@@ -1,0 +1,81 @@
+#pragma once
+// The slots of a parallel loop whose iterations allocate planned buffers.
+// Each task of the loop takes a slot when it starts and gives it back when
+// it ends; its buffers lie at their sub-plan's offsets in that slot. The
+// free slots are a stack under one halide_mutex, kept on the pipeline's own
+// stack beside the loop, so that a slot costs no call into halide-arena's
+// runtime (an arena argument works alone) and no heap. A task that finds
+// every slot taken (more tasks than threads run at once when a waiting
+// thread runs other tasks, or under nested parallel loops) allocates its
+// buffers from halide_malloc as Halide would: counted, never corrupting.
+#include "types.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace harena {
+
+// One parallel loop's pool, as the rewrite needs it.
+struct SlotPool {
+    int region = 0;         // Candidate::region of its buffers
+    std::string loop_name;  // for names and messages
+    int capacity = 0;       // the slots the state holds (PassOptions::parallel_slots)
+    Halide::Expr slots;     // Int(32): the slots this call uses, at most capacity
+    Halide::Expr stride;    // UInt(64): the bytes of one slot in this call
+    Halide::Expr offset;    // UInt(64): the pool's offset in the frame
+};
+
+// A plan's pools, and the loops the rewrite finds them at.
+struct SlotPools {
+    std::vector<SlotPool> pools;
+    std::map<const Halide::Internal::IRNode *, size_t> by_loop;  // the loop of pools[i]
+    std::map<int, size_t> by_region;                             // SlotPool::region
+    // The outermost parallel loops, each with the pools of the loops inside
+    // it (itself included) whose states it keeps.
+    std::map<const Halide::Internal::IRNode *, std::vector<size_t>> states_at;
+    [[nodiscard]] bool empty() const {
+        return pools.empty();
+    }
+};
+
+// The name of the state of `pool` (a stack allocation of UInt(64) words).
+std::string slot_state_name(const SlotPool &pool);
+
+// `loop`, the outermost parallel loop around the given pools' loops, with
+// each pool's state allocated and filled before it runs: every slot free.
+Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &pools,
+                                        const Halide::Internal::Stmt &loop);
+
+// A body of `pool`'s loop that takes a slot first and gives it back last.
+// Inside `body`, slot_taken(pool) says whether it got one and
+// slot_base(pool) is where it starts; `frame_base` is the frame's address
+// (UInt(64)) that pool.offset counts from.
+Halide::Internal::Stmt in_a_slot(const SlotPool &pool, const Halide::Expr &frame_base,
+                                 const Halide::Internal::Stmt &body);
+
+// A Bool: the running task holds a slot of `pool`.
+Halide::Expr slot_taken(const SlotPool &pool);
+
+// UInt(64): the address of the running task's slot.
+Halide::Expr slot_base(const SlotPool &pool);
+
+// The counters of `pool`'s state (UInt(64) each), read after its loop: the
+// tasks that took a slot, those that found none, and the most slots in use
+// at once.
+Halide::Expr slots_taken_count(const SlotPool &pool);
+Halide::Expr slots_missed_count(const SlotPool &pool);
+Halide::Expr slots_high_water(const SlotPool &pool);
+
+// A planned buffer `name` of `pool`'s loop at `address` (UInt(64)) in the
+// task's slot, or where the task has none, in `bytes` (UInt(64)) from
+// halide_malloc, which its Free gives back: `body` sees `name` bound either
+// way, and the heap block is freed on error paths too.
+Halide::Internal::Stmt slot_or_heap(const SlotPool &pool, const std::string &name, const Halide::Expr &address,
+                                    const Halide::Expr &bytes, const Halide::Internal::Stmt &body);
+
+// The allocation that holds a heap block of `name` where a task has no slot:
+// the Free of `name` becomes a Free of this name.
+std::string heap_block_name(const std::string &name);
+
+}  // namespace harena
