@@ -17,6 +17,8 @@
 //   harena.trace=N               0 silent, 1 summary (default), 2 one line per buffer
 //   harena.argument=<input>      the arena is this buffer input (uint8, one
 //                                dimension), not user_context (rewrite/argument_frame.h)
+//   harena.parallel_slots=N      tasks of each parallel loop that run in the
+//                                arena at once (16; rewrite/parallel_slots.h)
 //
 // How the pass is attached depends on the Halide release (generator_attach.h).
 // Whatever the mechanism, an `arena` build that lowered a pipeline without
@@ -24,6 +26,7 @@
 // unplanned library.
 #include "generator/generator_attach.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
@@ -32,6 +35,10 @@
 
 namespace harena {
 namespace {
+
+// Each slot is a word of the loop's state on the pipeline's stack: Halide's
+// thread pool runs at most 256 threads.
+constexpr int kMaxParallelSlots = 1024;
 
 GeneratorConfig &config() {
     return generator_config();
@@ -91,7 +98,8 @@ std::string strip_arena(const std::string &targets, bool &found) {
 
 const char *const kKnownOptions =
     "known: harena.max.<scalar>=N, harena.max.<buffer>.<dim>=N, harena.unbounded=plan|runtime|error, "
-    "harena.require_bounds=0|1, harena.nominal_extent=N, harena.trace=0|1|2, harena.argument=<buffer input>";
+    "harena.require_bounds=0|1, harena.nominal_extent=N, harena.trace=0|1|2, harena.argument=<buffer input>, "
+    "harena.parallel_slots=N";
 
 // Recorded for main, which reports every bad option and returns an error
 // instead of running the generator: nothing here ends the process.
@@ -137,6 +145,11 @@ bool take_option(const std::string &arg) {
         o.nominal_extent = number(arg, value, 1);
     } else if (key == "trace") {
         o.trace = (int)number(arg, value, 0);
+    } else if (key == "parallel_slots") {
+        o.parallel_slots = (int)std::min<int64_t>(number(arg, value, 0), kMaxParallelSlots + 1);
+        if (o.parallel_slots > kMaxParallelSlots) {
+            bad_option(arg, "expected at most " + std::to_string(kMaxParallelSlots) + " slots");
+        }
     } else if (key == "argument" && !value.empty()) {
         o.arena_argument = value;
     } else {

@@ -66,7 +66,9 @@ std::vector<RepresentativeValue> representative_values(const PassReport &report,
 void trace_buffer(const std::string &pipeline, const BufferDecision &d) {
     std::cerr << "harena: " << pipeline << ": " << d.name << " (" << d.kind << "): ";
     if (d.planned) {
-        std::cerr << "planned " << (d.in_host_companion ? "in the host companion " : "") << "at offset " << d.offset << ", " << d.planned_bytes
+        std::cerr << "planned " << (d.in_host_companion ? "in the host companion " : "")
+                  << (d.slot_loop.empty() ? "" : "in each slot of parallel loop " + d.slot_loop + " ") << "at offset "
+                  << d.offset << ", " << d.planned_bytes
                   << (d.bounded ? " bytes worst case" : " bytes at the representative sizes, sized per call")
                   << ", live [" << d.begin << ", " << d.end << ")\n";
     } else {

@@ -100,6 +100,19 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
         }
         out << "],\n";
     }
+    if (!r.slot_pools.empty()) {
+        // Each pool lies at its offset in the arena, as slots x slot_bytes;
+        // its buffers' offsets count from the start of a slot.
+        out << "  \"slot_pools\": [";
+        for (size_t i = 0; i < r.slot_pools.size(); i++) {
+            const SlotPoolReport &p = r.slot_pools[i];
+            out << (i ? ",\n" : "\n") << "    {\"loop\": " << json_string(p.loop) << ", \"offset\": " << p.offset
+                << ", \"slots\": " << p.slots << ", \"" << (p.bounded ? "slot_bytes" : "slot_bytes_at_estimates")
+                << "\": " << p.slot_bytes << ", \"slot_lower_bound\": " << p.lower_bound
+                << ", \"buffers\": " << p.buffers << "}";
+        }
+        out << "\n  ],\n";
+    }
     out << "  \"buffers\": [";
     for (size_t i = 0; i < r.buffers.size(); i++) {
         const BufferDecision &b = r.buffers[i];
@@ -107,6 +120,9 @@ void write_plan_json(std::ostream &out, const PassReport &r) {
             << ", \"planned\": " << (b.planned ? "true" : "false");
         if (b.in_host_companion) {
             out << ", \"in\": \"host companion\"";
+        }
+        if (!b.slot_loop.empty()) {
+            out << ", \"in\": " << json_string("slots of " + b.slot_loop);
         }
         if (b.planned) {
             out << ", \"offset\": " << b.offset << ", \"" << (b.bounded ? "worst_bytes" : "bytes_at_estimates")
@@ -138,6 +154,19 @@ std::string plan_summary(const PassReport &r) {
     if (r.host_planned > 0) {
         o << ", " << r.host_planned << " of them host-only, in " << r.host_arena_bytes << " bytes of the host companion"
           << (r.host_bounded ? "" : " at the representative sizes");
+    }
+    if (!r.slot_pools.empty()) {
+        int in_slots = 0;
+        for (const SlotPoolReport &p : r.slot_pools) {
+            in_slots += p.buffers;
+        }
+        o << ", " << in_slots << " of them in slots of " << r.slot_pools.size() << " parallel loop"
+          << (r.slot_pools.size() > 1 ? "s" : "") << " (";
+        for (size_t i = 0; i < r.slot_pools.size(); i++) {
+            const SlotPoolReport &p = r.slot_pools[i];
+            o << (i ? ", " : "") << p.loop << ": " << p.slots << " x " << p.slot_bytes;
+        }
+        o << " bytes)";
     }
     if (r.bounded && r.host_bounded) {
         return o.str();

@@ -1,0 +1,50 @@
+#pragma once
+// Random pipelines with random CPU schedules, written as Halide users write
+// them: stencils, pointwise stages, reductions over an RDom, scans,
+// histograms, up- and downsampling, tuples, a second output; scheduled
+// inline, at the root, or inside the output's strips and tiles, with
+// parallel loops (nested too), vectorize, unroll, async, store_at (sliding
+// windows and storage folding), align_storage and specialize.
+//
+// A case is one seed. Every random choice is drawn when the case is made,
+// so leaving out some of its schedule directives (to shrink a failure)
+// changes nothing else.
+#include "Halide.h"
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace harena_test {
+
+// One pipeline of a case, built afresh each time (its Funcs and parameters
+// are its own): one built planned and one plain never share state.
+struct BuiltPipeline {
+    Halide::ImageParam input{Halide::UInt(16), 2, "input"};
+    std::vector<Halide::Func> outputs;
+};
+
+struct RandomCase {
+    uint64_t seed = 0;
+    int width = 0, height = 0;  // the size of each call's input and outputs
+    // The pipeline's definition, and each schedule directive with what it
+    // says, in the order they apply.
+    std::function<void(BuiltPipeline &)> define;
+    struct Directive {
+        std::string text;
+        std::function<void(BuiltPipeline &)> apply;
+    };
+    std::vector<Directive> directives;
+
+    // The pipeline with every directive but those in `left_out`.
+    [[nodiscard]] BuiltPipeline build(const std::set<size_t> &left_out = {}) const;
+    // The pipeline and the directives kept, as text.
+    [[nodiscard]] std::string describe(const std::set<size_t> &left_out = {}) const;
+    std::string stages_text;
+};
+
+RandomCase random_case(uint64_t seed);
+
+}  // namespace harena_test
