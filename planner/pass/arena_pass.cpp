@@ -310,7 +310,8 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const std::vector<ParallelRegion
     std::map<const IRNode *, Placement> placed;
     place(placed, planning, layout, Expr());
     place(placed, host_planning, host_layout, host_frame_base());
-    const SlotPools slots = lay_out_slots(plans, regions, options, layout, placed);
+    SlotPools slots = lay_out_slots(plans, regions, options, layout, placed);
+    slots.report = options.arena_argument.empty();
     FrameEntry entry;
     entry.pipeline = options.pipeline_name;
     entry.device_interface = planned_device_interface(s, options.device_target);

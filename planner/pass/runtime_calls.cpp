@@ -174,6 +174,10 @@ Expr pipeline_slices_end(const Expr &table, const Expr &base) {
     return HARENA_CALL(harena_pipeline_slices_end, HARENA_ABI_PIPELINE_SLICES_END, user_context(), table, base);
 }
 
+Expr pipeline_slots(const Expr &taken, const Expr &missed, const Expr &high_water) {
+    return HARENA_CALL(harena_pipeline_slots, HARENA_ABI_PIPELINE_SLOTS, user_context(), taken, missed, high_water);
+}
+
 Expr planned_host_free(const Expr &buffer) {
     return HARENA_CALL(harena_planned_host_free, HARENA_ABI_PLANNED_HOST_FREE, user_context(), buffer);
 }

@@ -47,6 +47,8 @@ Halide::Expr pipeline_host_enter(const std::string &pipeline, const std::string 
 Halide::Expr pipeline_host_base();
 // Registers harena_pipeline_host_exit_as_destructor for the companion frame at `base`.
 Halide::Expr register_pipeline_host_exit(const Halide::Expr &base);
+// harena_pipeline_slots: one run of a parallel loop's slots, its counters.
+Halide::Expr pipeline_slots(const Halide::Expr &taken, const Halide::Expr &missed, const Halide::Expr &high_water);
 // harena_planned_host_free on `buffer`, and its destructor's name.
 Halide::Expr planned_host_free(const Halide::Expr &buffer);
 const char *planned_host_free_destructor();

@@ -42,6 +42,9 @@
 #include "e2e_heap_in_kernel_plain.h"
 #include "e2e_heap_in_kernel_arena.h"
 #include "e2e_heap_in_kernel_arena.arena.h"
+#include "e2e_parallel_strips_plain.h"
+#include "e2e_parallel_strips_arena.h"
+#include "e2e_parallel_strips_arena.arena.h"
 #include "e2e_level_pyramid_plain.h"
 #include "e2e_level_pyramid_arena.h"
 #include "e2e_level_pyramid_arena.arena.h"
@@ -66,6 +69,7 @@ const harena_test::GeneratedPipeline kHostPipelines[] = {
     {"mixed_types", e2e_mixed_types_plain, e2e_mixed_types_arena, E2E_MIXED_TYPES_ARENA_ARENA_BYTES},
     {"host_and_device", e2e_host_and_device_plain, e2e_host_and_device_arena, E2E_HOST_AND_DEVICE_ARENA_ARENA_BYTES},
     {"heap_in_kernel", e2e_heap_in_kernel_plain, e2e_heap_in_kernel_arena, E2E_HEAP_IN_KERNEL_ARENA_ARENA_BYTES},
+    {"parallel_strips", e2e_parallel_strips_plain, e2e_parallel_strips_arena, E2E_PARALLEL_STRIPS_ARENA_ARENA_BYTES},
 };
 
 // Estimates only: no worst case, so the header gives none.

@@ -130,6 +130,32 @@ TEST(E2EHostMultiOutput, BothOutputsMatchUnplanned) {
     }
 }
 
+TEST(E2EHostParallel, EveryStripTakesASlotAndTheStatsCountThem) {
+    // parallel_strips: 32-row strips in parallel, three stages inside each
+    // (one with its rows in parallel, one async).
+    const int n = kMaxExtent;
+    Buffer<float> in(n, n), ref(n, n), got(n, n);
+    fill_random(in, 11);
+    ASSERT_EQ(e2e_parallel_strips_plain(in, 5, ref), 0);
+    HostArena arena(E2E_PARALLEL_STRIPS_ARENA_ARENA_BYTES);
+    for (int call = 0; call < 3; call++) {
+        MallocCounter mallocs;
+        ASSERT_EQ(e2e_parallel_strips_arena(arena.get(), in, 5, got), 0) << last_error();
+        EXPECT_EQ(mallocs.count(), 0) << "call " << call;
+        EXPECT_EQ(first_difference(ref, got), "") << "call " << call;
+    }
+    harena_stats stats;
+    ASSERT_EQ(harena_get_stats(arena.get(), &stats), HARENA_OK);
+    // 16 strips a call (blur_y's own parallel rows allocate nothing: no slots).
+    EXPECT_EQ(stats.slot_tasks, 3u * 16);
+    EXPECT_EQ(stats.slot_fallbacks, 0u);
+    EXPECT_GE(stats.slot_high_water, 1u);
+    EXPECT_LE(stats.slot_high_water, 16u);
+    char text[2048];
+    ASSERT_GT(harena_format_stats(arena.get(), text, sizeof text), 0);
+    EXPECT_NE(std::string(text).find("slot tasks     48 (0 found no free slot"), std::string::npos) << text;
+}
+
 TEST(E2EHostRuns, SmallRunsNeedFarLessThanTheWorstCase) {
     // The worst-case plan is replayed for each call's sizes, so a 16x16 run
     // of a pipeline whose buffers follow the output's size needs a small

@@ -245,15 +245,55 @@ TEST(PassHandBuilt, ASizeLimitCheckThatFollowsTheLoopStaysInIt) {
     EXPECT_EQ(checks_and_loop(found.loop->body, "").checks.size(), 1u);
 }
 
-TEST(PassHandBuilt, AllocationsInParallelLoopsAreLeftToTheRuntimeWithAReason) {
+TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
     PassReport r;
     Stmt out = plan_arena(with_bound(heap("q", n, Block::make(store("q"), loop))), quiet(), &r);
-    EXPECT_FALSE(decision(r, "p").planned);
-    EXPECT_NE(decision(r, "p").reason.find("parallel loop"), std::string::npos) << decision(r, "p").reason;
-    EXPECT_FALSE(harena_test::find_allocate(out, "p")->new_expr.defined());
+    const BufferDecision &p = decision(r, "p");
+    EXPECT_TRUE(p.planned) << p.reason;
+    EXPECT_EQ(p.slot_loop, "i");
+    ASSERT_EQ(r.slot_pools.size(), 1u);
+    EXPECT_EQ(r.slot_pools[0].loop, "i");
+    EXPECT_EQ(r.slot_pools[0].slots, harena::PassOptions{}.parallel_slots);
+    EXPECT_EQ(r.slot_pools[0].buffers, 1);
+    EXPECT_GE(r.slot_pools[0].slot_bytes, p.planned_bytes);
+    // The pool, every slot of one iteration's bytes, is in the frame.
+    EXPECT_GE(r.arena_bytes, r.slot_pools[0].slot_bytes * r.slot_pools[0].slots + decision(r, "q").planned_bytes);
+    // Each task takes a slot under the pool's mutex, and a task without one
+    // gets its buffer from the heap block that stands beside it.
+    const std::string text = harena_test::text_of(out);
+    EXPECT_NE(text.find("halide_mutex_lock"), std::string::npos) << text;
+    EXPECT_EQ(harena_test::find_allocate(out, "p"), nullptr);
+    const Allocate *heap_block = harena_test::find_allocate(out, "p.harena_heap");
+    ASSERT_NE(heap_block, nullptr) << text;
+    EXPECT_TRUE(heap_block->new_expr.defined());
+    EXPECT_EQ(heap_block->free_function, "halide_free");
     // A buffer used inside the parallel loop but allocated outside is planned.
     EXPECT_TRUE(decision(r, "q").planned);
+    EXPECT_TRUE(decision(r, "q").slot_loop.empty());
+}
+
+TEST(PassHandBuilt, BuffersOfAForksBranchesNeverShareBytes) {
+    // Two branches that run concurrently, each with a buffer alive in a part
+    // of it: apart in program order, alive together in time.
+    Stmt fork = Fork::make(heap("a", n, store("a")), heap("b", n, store("b")));
+    PassReport r;
+    plan_arena(with_bound(fork), quiet(), &r);
+    const BufferDecision &a = decision(r, "a"), &b = decision(r, "b");
+    ASSERT_TRUE(a.planned && b.planned) << a.reason << b.reason;
+    EXPECT_TRUE(a.offset + a.planned_bytes <= b.offset || b.offset + b.planned_bytes <= a.offset)
+        << "a at " << a.offset << ", b at " << b.offset;
+}
+
+TEST(PassHandBuilt, ParallelLoopsOfAGpuPipelineLeaveTheirBuffersToTheRuntimeWithAReason) {
+    Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
+    PassOptions gpu = quiet();
+    gpu.device_target = true;
+    PassReport r;
+    plan_arena(with_bound(loop), gpu, &r);
+    EXPECT_FALSE(decision(r, "p").planned);
+    EXPECT_NE(decision(r, "p").reason.find("parallel loop of a GPU pipeline"), std::string::npos)
+        << decision(r, "p").reason;
 }
 
 TEST(PassHandBuilt, WithBoundsRequiredAnUnboundedSizeIsACompileErrorNamingBufferAndSymbol) {

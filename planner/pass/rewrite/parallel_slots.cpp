@@ -1,5 +1,7 @@
 #include "rewrite/parallel_slots.h"
 
+#include "runtime_calls.h"
+
 namespace harena {
 
 using namespace Halide;
@@ -76,8 +78,15 @@ std::string heap_block_name(const std::string &name) {
     return name + ".harena_heap";
 }
 
-Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Stmt &loop) {
+Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Stmt &loop, bool report) {
     Stmt s = loop;
+    if (report) {
+        // Its status is not tested: counters never fail a call that ran.
+        for (const SlotPool *pool : pools) {
+            s = Block::make(s, Evaluate::make(runtime_calls::pipeline_slots(word(*pool, kTaken), word(*pool, kMissed),
+                                                                            word(*pool, kHighWater))));
+        }
+    }
     for (const SlotPool *pool : pools) {
         s = Block::make(fill_state(*pool), s);
     }
@@ -121,16 +130,6 @@ Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body) {
                          select(any, cast(Int(32), word(pool, cast(Int(32), free) + (kFreeSlots - 1))), -1), take);
     take = LetStmt::make(free_name, word(pool, kFree), take);
     return Block::make(mutex_call(pool, "halide_mutex_lock"), take);
-}
-
-Expr slots_taken_count(const SlotPool &pool) {
-    return word(pool, kTaken);
-}
-Expr slots_missed_count(const SlotPool &pool) {
-    return word(pool, kMissed);
-}
-Expr slots_high_water(const SlotPool &pool) {
-    return word(pool, kHighWater);
 }
 
 Stmt slot_or_heap(const SlotPool &pool, const std::string &name, const Expr &address, const Expr &bytes,

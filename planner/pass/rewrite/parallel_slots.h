@@ -34,6 +34,8 @@ struct SlotPools {
     // The outermost parallel loops, each with the pools of the loops inside
     // it (itself included) whose states it keeps.
     std::map<const Halide::Internal::IRNode *, std::vector<size_t>> states_at;
+    // The arena is user_context, whose runtime counts each loop's slots.
+    bool report = false;
     [[nodiscard]] bool empty() const {
         return pools.empty();
     }
@@ -43,9 +45,11 @@ struct SlotPools {
 std::string slot_state_name(const SlotPool &pool);
 
 // `loop`, the outermost parallel loop around the given pools' loops, with
-// each pool's state allocated and filled before it runs: every slot free.
-Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &pools,
-                                        const Halide::Internal::Stmt &loop);
+// each pool's state allocated and filled before it runs (every slot free),
+// and where `report` holds, each pool's counters reported to the runtime
+// after it (harena_pipeline_slots).
+Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Halide::Internal::Stmt &loop,
+                                        bool report);
 
 // A body of `pool`'s loop that takes a slot first and gives it back last.
 // Inside `body`, slot_taken(pool) says whether it got one and
@@ -59,13 +63,6 @@ Halide::Expr slot_taken(const SlotPool &pool);
 
 // UInt(64): the address of the running task's slot.
 Halide::Expr slot_base(const SlotPool &pool);
-
-// The counters of `pool`'s state (UInt(64) each), read after its loop: the
-// tasks that took a slot, those that found none, and the most slots in use
-// at once.
-Halide::Expr slots_taken_count(const SlotPool &pool);
-Halide::Expr slots_missed_count(const SlotPool &pool);
-Halide::Expr slots_high_water(const SlotPool &pool);
 
 // A planned buffer `name` of `pool`'s loop at `address` (UInt(64)) in the
 // task's slot, or where the task has none, in `bytes` (UInt(64)) from

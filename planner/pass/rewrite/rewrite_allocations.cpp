@@ -198,7 +198,7 @@ private:
             for (size_t i : states->second) {
                 pools.push_back(&slots.pools[i]);
             }
-            s = with_slot_states(pools, s);
+            s = with_slot_states(pools, s, slots.report);
         }
         return s;
     }

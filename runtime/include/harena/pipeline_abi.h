@@ -71,6 +71,7 @@ enum harena_pipeline_traits {
 #define HARENA_ABI_PIPELINE_HOST_ENTER "harena_pipeline_host_enter"
 #define HARENA_ABI_PIPELINE_HOST_BASE "harena_pipeline_host_base"
 #define HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR "harena_pipeline_host_exit_as_destructor"
+#define HARENA_ABI_PIPELINE_SLOTS "harena_pipeline_slots"
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
  * quoted in the message only; traits: enum harena_pipeline_traits) and
@@ -195,6 +196,13 @@ int harena_pipeline_slice(void *user_context, struct harena_slice_table *table, 
  * frame_base and of the bands of its slices not reported freed, so that a
  * damaged band fails the call: the frame's pop can only report. */
 int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *table, uint64_t frame_base);
+
+/* One run of a parallel loop whose tasks held their buffers in slots of the
+ * frame: tasks that took a slot, tasks that found every slot taken and
+ * allocated from halide_malloc, and the most slots in use at once; counted
+ * in harena_stats. The pipeline keeps the slots itself, so this is its only
+ * call per run of the loop. */
+int harena_pipeline_slots(void *user_context, uint64_t taken, uint64_t missed, uint64_t high_water);
 
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
  * reporting an error if there is none. */

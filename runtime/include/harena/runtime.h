@@ -306,6 +306,10 @@ typedef struct harena_stats {
     uint64_t stream_crossings;       /* bytes last used on one stream taken for work on another (see below) */
     uint64_t stream_events_recorded; /* events recorded for crossings and retired streams */
     uint64_t stream_waits;           /* stream waits queued for crossings */
+    uint64_t slot_tasks;             /* tasks of planned parallel loops that ran in a slot of the arena */
+    uint64_t slot_fallbacks;         /* such tasks that found every slot taken: their buffers came from
+                                        halide_malloc (harena.parallel_slots) */
+    uint64_t slot_high_water;        /* most slots of one loop in use at once */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while

@@ -163,6 +163,14 @@ int harena_pipeline_declare(void *user_context, uint32_t traits) {
     return arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0) ? HARENA_NOT_CAPTURABLE : HARENA_OK;
 }
 
+int harena_pipeline_slots(void *user_context, uint64_t taken, uint64_t missed, uint64_t high_water) {
+    if (int err = check_live(user_context, "harena_pipeline_slots", user_context)) {
+        return err;
+    }
+    static_cast<harena_arena *>(user_context)->stats.slots(taken, missed, high_water);
+    return HARENA_OK;
+}
+
 uint64_t harena_pipeline_base(void *user_context) {
     if (check_live(user_context, "harena_pipeline_base", user_context)) {
         return 0;

@@ -150,6 +150,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
                          "  overflows      %llu (%llu fell back to the default allocator)\n"
                          "  evictions      %llu (%s moved out of popping frames)\n"
+                         "  slot tasks     %llu (%llu found no free slot; %llu slots of a loop at most)\n"
                          "%s%s%s",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
@@ -159,6 +160,8 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          static_cast<unsigned long long>(s.frames_pushed), s.frame_depth, s.max_frame_depth,
                          static_cast<unsigned long long>(s.overflows), static_cast<unsigned long long>(s.fallbacks),
                          static_cast<unsigned long long>(s.evictions), bytes_text(s.evicted_bytes).text,
+                         static_cast<unsigned long long>(s.slot_tasks), static_cast<unsigned long long>(s.slot_fallbacks),
+                         static_cast<unsigned long long>(s.slot_high_water),
                          guard_line(*arena, s).text, stream_line(s).text, companion_line(*arena).text);
 }
 

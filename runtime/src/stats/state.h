@@ -17,6 +17,8 @@ public:
     // which the caller notices.
     [[nodiscard]] bool fallback();
     void eviction(uint64_t bytes);
+    // One run of a planned parallel loop's slots (harena_pipeline_slots).
+    void slots(uint64_t taken, uint64_t missed, uint64_t high_water);
     // A frame was pushed, making the stack `depth` deep. Every push counts
     // it: inline, so that a push makes no call for it.
     void pushed(uint32_t depth) {
@@ -38,6 +40,9 @@ private:
     std::atomic<bool> fallback_noticed_{false};
     std::atomic<uint64_t> evictions_{0};  // buffers moved out of a popping frame
     std::atomic<uint64_t> evicted_bytes_{0};
+    std::atomic<uint64_t> slot_tasks_{0};
+    std::atomic<uint64_t> slot_fallbacks_{0};
+    std::atomic<uint64_t> slot_high_water_{0};
     uint64_t allocation_baseline_ = 0;  // counts at the last reset
     uint64_t reclaim_baseline_ = 0;
     uint64_t frames_pushed_ = 0;
