@@ -165,6 +165,9 @@ std::string RandomCase::describe(const std::set<size_t> &left_out) const {
     std::ostringstream o;
     o << "seed " << seed << ", " << width << "x" << height << "\n"
       << stages_text;
+    if (!autoscheduler.empty()) {
+        o << "  scheduled by " << autoscheduler << "\n";
+    }
     for (size_t i = 0; i < directives.size(); i++) {
         if (!left_out.count(i)) {
             o << "  [" << i << "] " << directives[i].text << "\n";
@@ -173,10 +176,12 @@ std::string RandomCase::describe(const std::set<size_t> &left_out) const {
     return o.str();
 }
 
-RandomCase random_case(uint64_t seed) {
+RandomCase random_case(uint64_t seed, const std::vector<std::string> &autoschedulers) {
     Draw draw(seed);
     RandomCase c;
     c.seed = seed;
+    const bool autoscheduled = !autoschedulers.empty() && draw.below(5) == 0;
+    const int which = autoscheduled ? draw.below(static_cast<int>(autoschedulers.size())) : 0;
     c.width = 96 + 16 * draw.below(12);
     c.height = 64 + 8 * draw.below(16);
     const int n = 3 + draw.below(5);
@@ -223,6 +228,10 @@ RandomCase random_case(uint64_t seed) {
             p.outputs.push_back(second);
         }
     };
+    if (autoscheduled) {
+        c.autoscheduler = autoschedulers[which];
+        return c;
+    }
     auto directive = [&](std::string text, std::function<void(Scene &)> apply) {
         c.directives.push_back({std::move(text), [scene, apply](BuiltPipeline &) { apply(**scene); }});
     };

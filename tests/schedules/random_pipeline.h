@@ -37,6 +37,9 @@ struct RandomCase {
         std::function<void(BuiltPipeline &)> apply;
     };
     std::vector<Directive> directives;
+    // Instead of directives: the autoscheduler whose schedule the case takes
+    // (by its plugin's name, autoschedulers.h), at the case's estimates.
+    std::string autoscheduler;
 
     // The pipeline with every directive but those in `left_out`.
     [[nodiscard]] BuiltPipeline build(const std::set<size_t> &left_out = {}) const;
@@ -45,6 +48,8 @@ struct RandomCase {
     std::string stages_text;
 };
 
-RandomCase random_case(uint64_t seed);
+// `autoschedulers`: the names a case may take its schedule from instead
+// (about one case in five does, where any are given).
+RandomCase random_case(uint64_t seed, const std::vector<std::string> &autoschedulers = {});
 
 }  // namespace harena_test

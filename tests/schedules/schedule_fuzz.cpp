@@ -12,6 +12,7 @@
 //
 // Exits 1 on any mismatch, or on a planned pipeline that fails where the
 // unplanned one runs; prints a summary table last.
+#include "autoschedulers.h"
 #include "harena/jit.h"
 #include "random_pipeline.h"
 
@@ -107,16 +108,22 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
     const Target target = get_host_target();
     BuiltPipeline plain = c.build(left_out), planned = c.build(left_out);
     Pipeline plain_pipeline(plain.outputs), planned_pipeline(planned.outputs);
+    for (BuiltPipeline *p : {&plain, &planned}) {
+        p->input.set_estimates({{0, c.width}, {0, c.height}});
+        for (Func f : p->outputs) {
+            f.set_estimates({{0, c.width}, {0, c.height}});
+        }
+    }
     try {
+        if (!c.autoscheduler.empty()) {
+            harena_test::autoschedule(plain_pipeline, c.autoscheduler, target, 8);
+            harena_test::autoschedule(planned_pipeline, c.autoscheduler, target, 8);
+        }
         plain_pipeline.compile_jit(target);
     } catch (const Halide::CompileError &e) {
         result.outcome = Outcome::Refused;
         result.detail = e.what();
         return result;
-    }
-    planned.input.set_estimates({{0, c.width}, {0, c.height}});
-    for (Func f : planned.outputs) {
-        f.set_estimates({{0, c.width}, {0, c.height}});
     }
     ImageParam arena(UInt(8), 1, "arena");
     harena::ArgumentPlan plan;
@@ -209,6 +216,14 @@ std::string reproducer(uint64_t seed, const std::set<size_t> &left_out) {
     return o.str();
 }
 
+std::string joined(const std::vector<std::string> &names) {
+    std::string out;
+    for (const std::string &n : names) {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out.empty() ? "none in this build" : out;
+}
+
 struct Job {
     uint64_t seed;
     std::set<size_t> left_out;
@@ -256,9 +271,11 @@ int main(int argc, char **argv) {
     }
     const auto start = std::chrono::steady_clock::now();
     int matched = 0, refused = 0, nondeterministic = 0, failed = 0, fully_planned = 0, with_slots = 0;
+    int autoscheduled = 0;
+    long autoscheduled_buffers = 0, autoscheduled_planned = 0;
     long buffers = 0, planned = 0, steady_heap = 0;
     for (const Job &job : jobs) {
-        const RandomCase c = harena_test::random_case(job.seed);
+        const RandomCase c = harena_test::random_case(job.seed, harena_test::autoschedulers());
         const Result r = run_case(c, job.left_out, calls);
         switch (r.outcome) {
         case Outcome::Matched:
@@ -268,6 +285,11 @@ int main(int argc, char **argv) {
             fully_planned += r.planned == r.buffers;
             with_slots += r.slot_pools > 0;
             steady_heap += r.steady_heap_allocations;
+            if (!c.autoscheduler.empty()) {
+                autoscheduled++;
+                autoscheduled_buffers += r.buffers;
+                autoscheduled_planned += r.planned;
+            }
             if (r.steady_heap_allocations > 0) {
                 std::cout << "case " << reproducer(job.seed, job.left_out) << ": every buffer planned, yet "
                           << r.steady_heap_allocations << " heap allocations after the first call\n";
@@ -303,6 +325,9 @@ int main(int argc, char **argv) {
               << "|---|---|---|---|---|---|---|---|---|---|\n"
               << "| " << jobs.size() << " | " << matched << " | " << refused << " | " << nondeterministic << " | "
               << failed << " | " << planned << " of " << buffers << " | " << fully_planned << " | " << with_slots
-              << " | " << steady_heap << " | " << seconds << " |\n";
+              << " | " << steady_heap << " | " << seconds << " |\n"
+              << "autoscheduled (" << joined(harena_test::autoschedulers()) << "): " << autoscheduled
+              << " cases matched, " << autoscheduled_planned << " of " << autoscheduled_buffers
+              << " buffers planned\n";
     return failed > 0 || steady_heap > 0 ? 1 : 0;
 }
