@@ -181,7 +181,7 @@ std::vector<SlotPlan> plan_slots(const std::vector<Candidate> &candidates, const
         Candidate &pool = slot.pool;
         pool.node = regions[r].loop;
         pool.name = regions[r].loop_name + ".slots";
-        pool.kind = BufferKind::Host;
+        pool.kind = options.device_target ? BufferKind::Device : BufferKind::Host;
         pool.planned = true;
         pool.begin = outermost.begin;
         pool.end = outermost.end;

@@ -1,7 +1,8 @@
 // A CPU schedule as Halide's apps write one: the output in parallel strips
 // of rows, stages computed inside each strip (one of them with its own rows
 // in parallel, one async), vectorized. Each strip's buffers take a slot of
-// the strip loop's pool; on a GPU every stage is a kernel at the root.
+// the strip loop's pool. On a GPU the strips stay a parallel CPU loop, and
+// each stage is a kernel launched inside it: device buffers in slots.
 #include "common.h"
 
 using namespace Halide;
@@ -21,14 +22,16 @@ public:
 
     void schedule() {
         add_requirement(harena::extent_at_most(output, kMaxExtent));
+        Var yo, yi;
         if (get_target().has_gpu_feature()) {
-            root_stage(blur_x, get_target(), x, y);
-            root_stage(blur_y, get_target(), x, y);
-            root_stage(detail, get_target(), x, y);
-            output_stage(output, get_target(), x, y);
+            output.split(y, yo, yi, 64).parallel(yo);
+            output_stage(output, get_target(), x, yi);
+            for (Func f : {blur_x, blur_y, detail}) {
+                f.compute_at(output, yo);
+                output_stage(f, get_target(), x, y);
+            }
             return;
         }
-        Var yo, yi;
         output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 8);
         blur_x.compute_at(output, yo).vectorize(x, 8);
         blur_y.compute_at(output, yo).parallel(y).vectorize(x, 8);

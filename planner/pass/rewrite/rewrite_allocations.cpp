@@ -48,7 +48,8 @@ private:
     const Checks &checks;
     const uint64_t maximum_buffer_size;
     const SlotPools &slots;
-    Scope<> in_slot;                        // planned buffers in scope that lie in a task's slot
+    Scope<> in_slot;                        // planned host buffers in scope that lie in a task's slot
+    Scope<> device_slot_buffers;            // planned device buffers in scope that lie in a task's slot
     Scope<> bound_by_let;                   // planned buffers in scope whose name a let binds to their slice
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
@@ -109,6 +110,9 @@ private:
         }
         if (in_slot.contains(op->name)) {
             return Free::make(heap_block_name(op->name));  // the heap block of a task without a slot, if any
+        }
+        if (device_slot_buffers.contains(op->name)) {
+            return Evaluate::make(0);  // bound by a let: nothing on the host to free
         }
         const Placement &p = *placement_of.get(op->name);
         const Stmt freed = bound_by_let.contains(op->name) ? Evaluate::make(0) : Stmt(op);
@@ -175,13 +179,41 @@ private:
     // none here, where tasks run concurrently.
     Stmt in_its_slot(const Allocate *op, const Placement &p) {
         const Candidate &c = *p.candidate;
-        const SlotPool &pool = slots.pools[slots.by_region.at(c.region)];
+        const SlotPool &pool = pool_of(c);
         ScopedBinding<const Placement *> place(placement_of, op->name, &p);
+        if (c.kind == BufferKind::Device) {
+            // Device-only: its buffer is created bound to the slot, or
+            // where the task has none, unbound for Halide's device_malloc.
+            ScopedBinding<> device(device_slot_buffers, op->name);
+            Stmt body = mutate(op->body);
+            const Expr address = select(slot_taken(pool), slot_base(pool) + p.offset, make_zero(UInt(64)));
+            return with_created_size_check(c, p, LetStmt::make(op->name, reinterpret(Handle(), address), body));
+        }
         ScopedBinding<> slot(in_slot, op->name);
         Stmt body = mutate(op->body);
         const Expr heap_bytes = allocation_bytes(op) + make_const(UInt(64), padding_bytes(op));
         Stmt s = slot_or_heap(pool, op->name, slot_base(pool) + p.offset, heap_bytes, body);
         return with_size_limit_check(op, c, with_created_size_check(c, p, s));
+    }
+
+    const SlotPool &pool_of(const Candidate &c) const {
+        return slots.pools[slots.by_region.at(c.region)];
+    }
+    // The pool of the device slot buffer `buffer` (a "<name>.buffer" variable).
+    const SlotPool &pool_of_buffer(const Expr &buffer) const {
+        const Variable *v = buffer.as<Variable>();
+        return pool_of(*placement_of.get(buffer_owner(v->name))->candidate);
+    }
+
+    // A call on a device slot buffer that allocates or frees it (Halide's,
+    // with its status), made only by a task without a slot.
+    Expr unless_in_a_slot(const Call *call) const {
+        const SlotPool &pool = pool_of_buffer(call->args[0]);
+        return Call::make(call->type, Call::if_then_else, {slot_taken(pool), make_zero(call->type), Expr(call)},
+                          Call::PureIntrinsic);
+    }
+    static bool allocates_or_frees(const Expr &e, const Scope<> &buffers) {
+        return is_call_on(e, halide_names::kDeviceMalloc, buffers) || is_call_on(e, halide_names::kDeviceFree, buffers);
     }
 
     // A parallel loop whose tasks take slots, and the outermost parallel
@@ -255,6 +287,12 @@ private:
         if (is_call_on(op->value, halide_names::kDeviceAndHostFree, host_and_device_buffers)) {
             return LetStmt::make(op->name, host_part_free(op->value.as<Call>()), mutate(op->body));
         }
+        if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_slot_buffers.contains(owner)) {
+            return LetStmt::make(op->name, bind_device_in_slot(op->value, *placement_of.get(owner)), mutate(op->body));
+        }
+        if (allocates_or_frees(op->value, device_slot_buffers)) {
+            return LetStmt::make(op->name, unless_in_a_slot(op->value.as<Call>()), mutate(op->body));
+        }
         if (const std::string owner = buffer_owner(op->name); !owner.empty() && device_buffers.contains(owner)) {
             const Expr &offset = placement_of.get(owner)->offset;
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
@@ -267,6 +305,18 @@ private:
     }
 
     Stmt visit(const Evaluate *op) override {
+        if (allocates_or_frees(op->value, device_slot_buffers)) {
+            return Evaluate::make(unless_in_a_slot(op->value.as<Call>()));
+        }
+        if (is_destructor(op->value, halide_names::kDeviceFreeAsDestructor, device_slot_buffers)) {
+            // Registered for a task without a slot only: Halide calls no
+            // destructor whose object is null.
+            const Call *c = op->value.as<Call>();
+            const Expr buffer = c->args[1];
+            const Expr object = reinterpret(buffer.type(), select(slot_taken(pool_of_buffer(buffer)), make_zero(UInt(64)),
+                                                                  reinterpret(UInt(64), buffer)));
+            return Evaluate::make(Call::make(c->type, c->name, {c->args[0], object}, c->call_type));
+        }
         if (is_destructor(op->value, halide_names::kDeviceAndHostFreeAsDestructor, host_and_device_buffers)) {
             const Call *c = op->value.as<Call>();
             return Evaluate::make(Call::make(c->type, c->name,
@@ -282,6 +332,29 @@ private:
             return Evaluate::make(0);
         }
         return IRMutator::visit(op);
+    }
+
+    // _halide_buffer_init for a device slot buffer: bound to the task's slot
+    // where it has one, as Halide creates it (unbound) where it has none.
+    Expr bind_device_in_slot(const Expr &value, const Placement &p) {
+        if (const Let *let = value.as<Let>()) {
+            return Let::make(let->name, let->value, bind_device_in_slot(let->body, p));
+        }
+        const Call *init = value.as<Call>();
+        if (!init || init->name != Call::buffer_init) {
+            std::ostringstream msg;
+            msg << "harena: unexpected form of a planned buffer: " << value;
+            throw InternalError(msg.str());
+        }
+        const Expr taken = slot_taken(pool_of(*p.candidate));
+        const auto either = [&](const Expr &in_slot, const Expr &otherwise) {
+            return reinterpret(otherwise.type(),
+                               select(taken, reinterpret(UInt(64), in_slot), reinterpret(UInt(64), otherwise)));
+        };
+        std::vector<Expr> args = init->args;
+        args[3] = either(slot_base(pool_of(*p.candidate)) + p.offset, args[3]);
+        args[4] = either(device_interface, args[4]);
+        return Call::make(init->type, init->name, args, init->call_type);
     }
 
     // _halide_buffer_init(..., host, device, device_interface, ...): create the

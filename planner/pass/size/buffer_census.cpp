@@ -247,13 +247,18 @@ private:
                            [](const Loop &l) { return l.device_api != DeviceAPI::Host && l.device_api != DeviceAPI::None; });
     }
     // Why a buffer inside a parallel loop cannot take a slot, or nullptr
-    // where it can (or lies outside every parallel loop). Slots hold host
-    // buffers of host pipelines; a GPU pipeline's buffers (device memory,
-    // the host companion) are left to the runtime there.
-    const char *concurrency() const {
-        if (region() != 0 && options.device_target) {
-            return "allocated inside a parallel loop of a GPU pipeline, whose iterations run concurrently (slots "
-                   "hold host pipelines' buffers)";
+    // where it can (or lies outside every parallel loop). Slots hold the
+    // buffers of the arena itself: a host pipeline's, or a GPU pipeline's
+    // device-only buffers; the host parts Halide keeps of a GPU pipeline's
+    // buffers are left to the runtime there.
+    const char *concurrency(const Candidate &c) const {
+        const auto device_only = [&] {
+            const Allocate *op = c.node->node_type == IRNodeType::Allocate ? static_cast<const Allocate *>(c.node) : nullptr;
+            return c.kind == BufferKind::Device && op && is_const_zero(op->condition) && !is_buffer_object(op);
+        };
+        if (region() != 0 && options.device_target && !device_only()) {
+            return "allocated inside a parallel loop of a GPU pipeline, whose iterations run concurrently, and "
+                   "kept on the host (slots hold device buffers there)";
         }
         return nullptr;
     }
@@ -372,7 +377,7 @@ private:
     // either has a worst case over the declared bounds or can be computed for
     // each call where the frame opens.
     std::optional<int> bound(Candidate c, const DeviceShape &shape) {
-        if (const char *why = concurrency()) {
+        if (const char *why = concurrency(c)) {
             return record(c, false, std::string(why) + ": left to the runtime allocator");
         }
         c.size = with_lets(shape.bytes);
