@@ -80,7 +80,12 @@ Buffer<uint16_t> new_input(uint64_t seed, int call, int width, int height) {
 Realization new_outputs(const BuiltPipeline &p, int width, int height) {
     std::vector<Buffer<>> buffers;
     for (const Func &f : p.outputs) {
-        for (const Type &t : f.types()) {
+#ifdef HALIDE_VERSION_MAJOR
+        const std::vector<Type> &types = f.types();
+#else
+        const std::vector<Type> &types = f.output_types();  // Halide 14's name
+#endif
+        for (const Type &t : types) {
             buffers.emplace_back(t, width, height);
         }
     }
