@@ -24,7 +24,7 @@ public:
         add_requirement(harena::extent_at_most(output, kMaxExtent));
         Var yo, yi;
         if (get_target().has_gpu_feature()) {
-            output.split(y, yo, yi, 64).parallel(yo);
+            output.split(y, yo, yi, 64, TailStrategy::GuardWithIf).parallel(yo);
             output_stage(output, get_target(), x, yi);
             for (Func f : {blur_x, blur_y, detail}) {
                 f.compute_at(output, yo);
@@ -32,7 +32,9 @@ public:
             }
             return;
         }
-        output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 8);
+        // Guarded: the harness also runs outputs narrower than a vector and
+        // shorter than a strip.
+        output.split(y, yo, yi, 32, TailStrategy::GuardWithIf).parallel(yo).vectorize(x, 8, TailStrategy::GuardWithIf);
         blur_x.compute_at(output, yo).vectorize(x, 8);
         blur_y.compute_at(output, yo).parallel(y).vectorize(x, 8);
         detail.compute_at(output, yo).vectorize(x, 8).async();

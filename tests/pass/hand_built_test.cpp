@@ -246,9 +246,11 @@ TEST(PassHandBuilt, ASizeLimitCheckThatFollowsTheLoopStaysInIt) {
 }
 
 TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
-    Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
+    // q is allocated outside the loop and written by every iteration.
+    Stmt loop =
+        make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, Block::make(store("q"), heap("p", n, store("p"))));
     PassReport r;
-    Stmt out = plan_arena(with_bound(heap("q", n, Block::make(store("q"), loop))), quiet(), &r);
+    Stmt out = plan_arena(with_bound(heap("q", n, loop)), quiet(), &r);
     const harena::BufferDecision &p = decision(r, "p");
     EXPECT_TRUE(p.planned) << p.reason;
     EXPECT_EQ(p.slot_loop, "i");
@@ -257,7 +259,7 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     EXPECT_EQ(r.slot_pools[0].slots, harena::PassOptions{}.parallel_slots);
     EXPECT_EQ(r.slot_pools[0].buffers, 1);
     EXPECT_GE(r.slot_pools[0].slot_bytes, p.planned_bytes);
-    // The pool, every slot of one iteration's bytes, is in the frame.
+    // The pool, every slot of one iteration's bytes, is in the frame, beside q.
     EXPECT_GE(r.arena_bytes, r.slot_pools[0].slot_bytes * r.slot_pools[0].slots + decision(r, "q").planned_bytes);
     // Each task takes a slot under the pool's mutex, and a task without one
     // gets its buffer from the heap block that stands beside it.
