@@ -7,6 +7,8 @@
 #include "cuda_driver.h"
 #include "cuda_test.h"
 #include "cuda_pipeline_table.h"
+#include "e2e_parallel_strips_cuda_noslots.arena.h"
+#include "e2e_parallel_strips_cuda_noslots.h"
 #include "pipeline_harness.h"
 
 #include "HalideRuntimeCuda.h"
@@ -58,6 +60,57 @@ TEST_P(GpuPipeline, MatchesUnplannedWithoutDriverAllocations) {
 
 INSTANTIATE_TEST_SUITE_P(E2E, GpuPipeline, ::testing::ValuesIn(kCudaPipelines),
                          [](const auto &info) { return std::string(info.param.name); });
+
+class GpuParallelStrips : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!cuda_usable()) {
+            GTEST_SKIP() << "no usable CUDA device";
+        }
+    }
+};
+
+// parallel_strips launches its kernels inside parallel CPU strips: with
+// slots, each strip's device buffers lie in its task's slot; with none
+// (harena.parallel_slots=0), every task allocates them through Halide's
+// device malloc and frees them, as the plain build does.
+TEST_F(GpuParallelStrips, SlotsAndTheirFallbackMatchThePlainBuildOnEveryCall) {
+    const halide_device_interface_t *cuda = halide_cuda_device_interface();
+    const int n = kMaxExtent;
+    struct Build {
+        const char *name;
+        int (*planned)(const void *, halide_buffer_t *, int, halide_buffer_t *);
+        uint64_t bytes;
+        bool in_slots;
+    };
+    for (Build b : {Build{"slots", e2e_parallel_strips_cuda_arena, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES, true},
+                    Build{"no slots", e2e_parallel_strips_cuda_noslots,
+                          E2E_PARALLEL_STRIPS_CUDA_NOSLOTS_ARENA_BYTES, false}}) {
+        harena_arena *arena = nullptr;
+        ASSERT_EQ(harena_create(nullptr, cuda, b.bytes, nullptr, &arena), 0) << harena_last_error();
+        for (int call = 0; call < 3; call++) {
+            Buffer<float> in(n, n), ref(n, n), got(n, n);
+            fill_random(in, 20 + call);
+            ASSERT_EQ(e2e_parallel_strips_cuda_plain(in, 6, ref), 0) << last_error();
+            ref.copy_to_host();
+            ASSERT_EQ(in.copy_to_device(cuda), 0);
+            ASSERT_EQ(got.device_malloc(cuda), 0);
+            reset_cuda_driver_counts();
+            ASSERT_EQ(b.planned(arena, in, 6, got), 0) << b.name << ": " << last_error();
+            if (b.in_slots) {
+                EXPECT_EQ(cuda_driver_counts().allocations, 0) << b.name << ": a device allocation reached the driver";
+            }
+            got.copy_to_host();
+            EXPECT_EQ(first_difference(ref, got), "") << b.name << ", call " << call;
+        }
+        harena_stats stats;
+        ASSERT_EQ(harena_get_stats(arena, &stats), 0);
+        // 8 strips of 64 rows a call.
+        EXPECT_EQ(stats.slot_tasks, b.in_slots ? 3u * 8 : 0u) << b.name;
+        EXPECT_EQ(stats.slot_fallbacks, b.in_slots ? 0u : 3u * 8) << b.name;
+        EXPECT_EQ(harena_destroy(arena), 0);
+    }
+}
 
 using GpuEstimatedPipeline = CudaTestWithParam<EstimatedPipeline>;
 

@@ -11,6 +11,8 @@
 #include "e2e_multi_output_arena.arena.h"
 #include "e2e_multi_output_arena.h"
 #include "e2e_multi_output_plain.h"
+#include "e2e_parallel_strips_noslots.arena.h"
+#include "e2e_parallel_strips_noslots.h"
 
 #include <gtest/gtest.h>
 
@@ -154,6 +156,26 @@ TEST(E2EHostParallel, EveryStripTakesASlotAndTheStatsCountThem) {
     char text[2048];
     ASSERT_GT(harena_format_stats(arena.get(), text, sizeof text), 0);
     EXPECT_NE(std::string(text).find("slot tasks     48 (0 found no free slot"), std::string::npos) << text;
+}
+
+TEST(E2EHostParallel, WithoutSlotsEveryStripAllocatesFromTheHeapAndMatches) {
+    // harena.parallel_slots=0: every task takes the fallback.
+    const int n = kMaxExtent;
+    Buffer<float> in(n, n), ref(n, n), got(n, n);
+    fill_random(in, 12);
+    ASSERT_EQ(e2e_parallel_strips_plain(in, 5, ref), 0);
+    HostArena arena(E2E_PARALLEL_STRIPS_NOSLOTS_ARENA_BYTES);
+    for (int call = 0; call < 3; call++) {
+        MallocCounter mallocs;
+        ASSERT_EQ(e2e_parallel_strips_noslots(arena.get(), in, 5, got), 0) << last_error();
+        // Each of the 16 strips allocates its three stages' buffers.
+        EXPECT_GE(mallocs.count(), 16 * 3) << "call " << call;
+        EXPECT_EQ(first_difference(ref, got), "") << "call " << call;
+    }
+    harena_stats stats;
+    ASSERT_EQ(harena_get_stats(arena.get(), &stats), HARENA_OK);
+    EXPECT_EQ(stats.slot_tasks, 0u);
+    EXPECT_EQ(stats.slot_fallbacks, 3u * 16);
 }
 
 TEST(E2EHostRuns, SmallRunsNeedFarLessThanTheWorstCase) {
