@@ -5,6 +5,7 @@
 // 8 threads and compared bit for bit with the same pipeline unplanned, with
 // the heap calls counted.
 #include "harena/jit.h"
+#include "jit_heap.h"
 
 #include <gtest/gtest.h>
 
@@ -19,30 +20,7 @@
 namespace {
 
 using namespace Halide;
-
-std::atomic<int> heap_allocations{0};
-
-void *counted_malloc(JITUserContext *, size_t bytes) {
-    heap_allocations++;
-    // Halide's own alignment: 128 bytes, the pointer to free just below.
-    void *block = std::malloc(bytes + 128 + sizeof(void *));
-    auto aligned = (reinterpret_cast<uintptr_t>(block) + sizeof(void *) + 127) & ~uintptr_t(127);
-    reinterpret_cast<void **>(aligned)[-1] = block;
-    return reinterpret_cast<void *>(aligned);
-}
-void counted_free(JITUserContext *, void *p) {
-    std::free(reinterpret_cast<void **>(p)[-1]);
-}
-
-// Sets the thread count of the thread pool JIT-compiled pipelines share,
-// returning the old count: a pipeline of its own that calls the runtime's
-// halide_set_num_threads (Halide 14's libHalide has no C entry for it).
-int set_jit_threads(int threads) {
-    Func set("set_threads");
-    set() = Internal::Call::make(Int(32), "halide_set_num_threads", {Expr(threads)}, Internal::Call::Extern);
-    Buffer<int> old = set.realize();
-    return old();
-}
+using namespace harena_test;
 
 // A pipeline and its input, built twice: once planned, once not.
 struct Case {
@@ -155,9 +133,8 @@ TEST_P(ParallelJit, PlannedMatchesUnplannedOnEveryCallAndStopsAllocating) {
     EXPECT_EQ(plan.buffers_planned, plan.buffers) << plan.unplanned;
     Buffer<uint8_t> memory(static_cast<int>(plan.bytes_at_estimates));
     arena.set(memory);
-    planned_pipeline.jit_handlers().custom_malloc = counted_malloc;
-    planned_pipeline.jit_handlers().custom_free = counted_free;
-    const int previous_threads = set_jit_threads(param.threads);
+    count_heap_allocations(planned_pipeline);
+    const ScopedJitThreads threads(param.threads);
     Buffer<float> expected(256, 192), actual(256, 192);
     for (int call = 0; call < 6; call++) {
         SCOPED_TRACE("call " + std::to_string(call));
@@ -167,14 +144,13 @@ TEST_P(ParallelJit, PlannedMatchesUnplannedOnEveryCallAndStopsAllocating) {
         expected.fill(-2.0f);
         actual.fill(-1.0f);
         plain_pipeline.realize(expected, target);
-        heap_allocations = 0;
+        jit_heap_allocations = 0;
         planned_pipeline.realize(actual, target);
         ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), expected.size_in_bytes()));
         if (call > 0) {
-            EXPECT_EQ(heap_allocations.load(), 0) << "heap allocations in a steady-state call";
+            EXPECT_EQ(jit_heap_allocations.load(), 0) << "heap allocations in a steady-state call";
         }
     }
-    set_jit_threads(previous_threads);
 }
 
 // With no slots every task allocates its buffers from the heap, as Halide
@@ -194,22 +170,20 @@ TEST(ParallelJitFallback, TasksWithoutASlotAllocateFromTheHeapAndMatch) {
     ASSERT_EQ(plan.slot_pools, 1);
     Buffer<uint8_t> memory(static_cast<int>(plan.bytes_at_estimates));
     arena.set(memory);
-    planned_pipeline.jit_handlers().custom_malloc = counted_malloc;
-    planned_pipeline.jit_handlers().custom_free = counted_free;
-    const int previous_threads = set_jit_threads(4);
+    count_heap_allocations(planned_pipeline);
+    const ScopedJitThreads threads(4);
     Buffer<float> expected(256, 192), actual(256, 192);
     for (int call = 0; call < 3; call++) {
         Buffer<float> input = new_input(call, 256, 192);
         plain.input.set(input);
         planned.input.set(input);
         plain_pipeline.realize(expected, target);
-        heap_allocations = 0;
+        jit_heap_allocations = 0;
         planned_pipeline.realize(actual, target);
         ASSERT_EQ(0, std::memcmp(expected.data(), actual.data(), expected.size_in_bytes())) << "call " << call;
         // One block per strip (12 strips of 16 rows) for the one buffer of the strips.
-        EXPECT_GE(heap_allocations.load(), 12) << "call " << call;
+        EXPECT_GE(jit_heap_allocations.load(), 12) << "call " << call;
     }
-    set_jit_threads(previous_threads);
 }
 
 std::vector<Param> params() {

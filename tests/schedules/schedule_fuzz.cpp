@@ -14,6 +14,7 @@
 // unplanned one runs; prints a summary table last.
 #include "autoschedulers.h"
 #include "harena/jit.h"
+#include "jit_heap.h"
 #include "random_pipeline.h"
 
 #include <atomic>
@@ -30,29 +31,9 @@
 namespace {
 
 using namespace Halide;
+using namespace harena_test;
 using harena_test::BuiltPipeline;
 using harena_test::RandomCase;
-
-std::atomic<long> heap_allocations{0};
-
-void *counted_malloc(JITUserContext *, size_t bytes) {
-    heap_allocations++;
-    void *block = std::malloc(bytes + 128 + sizeof(void *));
-    auto aligned = (reinterpret_cast<uintptr_t>(block) + sizeof(void *) + 127) & ~uintptr_t(127);
-    reinterpret_cast<void **>(aligned)[-1] = block;
-    return reinterpret_cast<void *>(aligned);
-}
-void counted_free(JITUserContext *, void *p) {
-    std::free(reinterpret_cast<void **>(p)[-1]);
-}
-
-// The thread count of the pool JIT pipelines share (see jit_parallel_test.cpp).
-int set_jit_threads(int threads) {
-    Func set("set_threads");
-    set() = Internal::Call::make(Int(32), "halide_set_num_threads", {Expr(threads)}, Internal::Call::Extern);
-    Buffer<int> old = set.realize();
-    return old();
-}
 
 enum class Outcome {
     Matched,
@@ -145,11 +126,10 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
     result.slot_pools = plan.slot_pools;
     Buffer<uint8_t> memory(static_cast<int>(std::max<uint64_t>(plan.bytes_at_estimates, 1)));
     arena.set(memory);
-    planned_pipeline.jit_handlers().custom_malloc = counted_malloc;
-    planned_pipeline.jit_handlers().custom_free = counted_free;
+    count_heap_allocations(planned_pipeline);
     Realization expected = new_outputs(plain, c.width, c.height);
     Realization actual = new_outputs(planned, c.width, c.height);
-    const int previous_threads = set_jit_threads(1);
+    const ScopedJitThreads restored(1);
     int call = 0;
     for (int threads : kThreadCounts) {
         set_jit_threads(threads);
@@ -159,26 +139,23 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
             planned.input.set(input);
             poison(expected, 0x11);
             poison(actual, 0x22);
-            heap_allocations = 0;
             try {
                 plain_pipeline.realize(expected, target);
             } catch (const Halide::Error &e) {
                 result.outcome = Outcome::Refused;
                 result.detail = std::string("the unplanned pipeline fails: ") + e.what();
-                set_jit_threads(previous_threads);
                 return result;
             }
-            heap_allocations = 0;
+            jit_heap_allocations = 0;
             try {
                 planned_pipeline.realize(actual, target);
             } catch (const Halide::Error &e) {
                 result.outcome = Outcome::Failed;
                 result.detail = std::string("the planned call fails: ") + e.what();
-                set_jit_threads(previous_threads);
                 return result;
             }
             if (call > 0 && plan.buffers_planned == plan.buffers) {
-                result.steady_heap_allocations += heap_allocations.load();
+                result.steady_heap_allocations += jit_heap_allocations.load();
             }
             if (!same(expected, actual)) {
                 // Control: the unplanned pipeline against itself.
@@ -187,12 +164,10 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
                 result.outcome = same(expected, again) ? Outcome::Failed : Outcome::Nondeterministic;
                 result.detail = "call " + std::to_string(call) + " at " + std::to_string(threads) +
                                 " threads differs from the unplanned pipeline";
-                set_jit_threads(previous_threads);
                 return result;
             }
         }
     }
-    set_jit_threads(previous_threads);
     return result;
 }
 
