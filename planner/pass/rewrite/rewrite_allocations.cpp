@@ -4,6 +4,7 @@
 #include "runtime_calls.h"
 #include "rewrite/size_limit.h"
 
+#include <functional>
 #include <sstream>
 
 namespace harena {
@@ -334,11 +335,12 @@ private:
         return IRMutator::visit(op);
     }
 
-    // _halide_buffer_init for a device slot buffer: bound to the task's slot
-    // where it has one, as Halide creates it (unbound) where it has none.
-    Expr bind_device_in_slot(const Expr &value, const Placement &p) {
+    // A buffer's creation, lets and all, with its _halide_buffer_init's
+    // device (argument 3) and device interface (argument 4) given by `bind`,
+    // which is handed Halide's own.
+    static Expr with_device(const Expr &value, const std::function<void(Expr &device, Expr &interface)> &bind) {
         if (const Let *let = value.as<Let>()) {
-            return Let::make(let->name, let->value, bind_device_in_slot(let->body, p));
+            return Let::make(let->name, let->value, with_device(let->body, bind));
         }
         const Call *init = value.as<Call>();
         if (!init || init->name != Call::buffer_init) {
@@ -346,33 +348,33 @@ private:
             msg << "harena: unexpected form of a planned buffer: " << value;
             throw InternalError(msg.str());
         }
-        const Expr taken = slot_taken(pool_of(*p.candidate));
+        std::vector<Expr> args = init->args;
+        bind(args[3], args[4]);
+        return Call::make(init->type, init->name, args, init->call_type);
+    }
+
+    // _halide_buffer_init for a device slot buffer: bound to the task's slot
+    // where it has one, as Halide creates it (unbound) where it has none.
+    Expr bind_device_in_slot(const Expr &value, const Placement &p) {
+        const SlotPool &pool = pool_of(*p.candidate);
+        const Expr taken = slot_taken(pool);
         const auto either = [&](const Expr &in_slot, const Expr &otherwise) {
             return reinterpret(otherwise.type(),
                                select(taken, reinterpret(UInt(64), in_slot), reinterpret(UInt(64), otherwise)));
         };
-        std::vector<Expr> args = init->args;
-        args[3] = either(slot_base(pool_of(*p.candidate)) + p.offset, args[3]);
-        args[4] = either(device_interface, args[4]);
-        return Call::make(init->type, init->name, args, init->call_type);
+        return with_device(value, [&](Expr &device, Expr &interface) {
+            device = either(slot_base(pool) + p.offset, device);
+            interface = either(device_interface, interface);
+        });
     }
 
     // _halide_buffer_init(..., host, device, device_interface, ...): create the
     // buffer already bound to its slice.
     Expr bind_device(const Expr &value, const Expr &offset) {
-        if (const Let *let = value.as<Let>()) {
-            return Let::make(let->name, let->value, bind_device(let->body, offset));
-        }
-        const Call *init = value.as<Call>();
-        if (!init || init->name != Call::buffer_init) {
-            std::ostringstream msg;
-            msg << "harena: unexpected form of a planned buffer: " << value;
-            throw InternalError(msg.str());
-        }
-        std::vector<Expr> args = init->args;
-        args[3] = slice(offset);
-        args[4] = device_interface;
-        return Call::make(init->type, init->name, args, init->call_type);
+        return with_device(value, [&](Expr &device, Expr &interface) {
+            device = slice(offset);
+            interface = device_interface;
+        });
     }
 };
 
