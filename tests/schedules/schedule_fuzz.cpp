@@ -7,7 +7,8 @@
 // nondeterministic pipeline is not the plan's fault), then shrunk to the
 // fewest schedule directives that still fail, printed as a reproducer.
 //
-//   harena-schedule-fuzz [--first SEED] [--cases N] [--calls N]
+//   harena-schedule-fuzz [--first SEED] [--cases N] [--every K] [--calls N]
+//     (seeds SEED, SEED + K, ... : shards of one range, each as costly)
 //   harena-schedule-fuzz --repro SEED[:LEFT_OUT,...]...
 //
 // Exits 1 on any mismatch, or on a planned pipeline that fails where the
@@ -226,7 +227,7 @@ Job parse_repro(const std::string &text) {
 
 int main(int argc, char **argv) {
     uint64_t first = 1;
-    int cases = 20, calls = 2;
+    int cases = 20, calls = 2, every = 1;
     std::vector<Job> jobs;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
@@ -235,18 +236,21 @@ int main(int argc, char **argv) {
             first = std::stoull(argv[++i]);
         } else if (arg == "--cases" && has_value) {
             cases = std::stoi(argv[++i]);
+        } else if (arg == "--every" && has_value) {
+            every = std::max(1, std::stoi(argv[++i]));
         } else if (arg == "--calls" && has_value) {
             calls = std::stoi(argv[++i]);
         } else if (arg == "--repro" && has_value) {
             jobs.push_back(parse_repro(argv[++i]));
         } else {
-            std::cerr << "usage: " << argv[0] << " [--first SEED] [--cases N] [--calls N] [--repro SEED[:i,j...]]...\n";
+            std::cerr << "usage: " << argv[0]
+                      << " [--first SEED] [--cases N] [--every K] [--calls N] [--repro SEED[:i,j...]]...\n";
             return 2;
         }
     }
     if (jobs.empty()) {
         for (int k = 0; k < cases; k++) {
-            jobs.push_back(Job{first + static_cast<uint64_t>(k), {}, true});
+            jobs.push_back(Job{first + static_cast<uint64_t>(k) * static_cast<uint64_t>(every), {}, true});
         }
     }
     const auto start = std::chrono::steady_clock::now();
