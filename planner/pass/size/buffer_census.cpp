@@ -1,6 +1,7 @@
 #include "size/buffer_census.h"
 
 #include "size/buffer_facts.h"
+#include "size/concurrency.h"
 
 #include "host_allocation.h"
 #include "size/size_bounds.h"
@@ -23,11 +24,10 @@ public:
         if (options.device_target) {
             facts = collect_buffer_facts(s);
         }
-        regions.push_back(ParallelRegion{});
     }
 
     std::vector<Candidate> found;
-    std::vector<ParallelRegion> regions;
+    Concurrency concurrent;
 
     using IRVisitor::visit;
 
@@ -62,7 +62,7 @@ public:
         op->extent.accept(this);
         const bool parallel = op->for_type == ForType::Parallel && !inside_device_code();
         if (parallel) {
-            enter_region(op);
+            concurrent.enter_parallel_loop(op, step);
         }
         loops.push_back({op->name, op->min, op->extent, op->for_type, op->device_api, {}, {}});
         op->body.accept(this);
@@ -72,7 +72,7 @@ public:
         }
         loops.pop_back();
         if (parallel) {
-            leave_region();
+            concurrent.leave_parallel_loop(step);
         }
     }
 
@@ -81,25 +81,10 @@ public:
     // branches share bytes.
     void visit(const Fork *op) override {
         tick();
-        const bool outermost = fork_depth[region()]++ == 0;
-        if (outermost) {
-            open_forks.push_back(OpenFork{region(), step, {}, {}});
-        }
+        concurrent.enter_fork(step);
         IRVisitor::visit(op);
         tick();
-        if (outermost) {
-            const OpenFork &fork = open_forks.back();
-            for (int c : fork.candidates) {
-                found[c].begin = std::min(found[c].begin, fork.begin);
-                found[c].end = std::max(found[c].end, step + 1);
-            }
-            for (int r : fork.regions) {
-                regions[r].begin = std::min(regions[r].begin, fork.begin);
-                regions[r].end = std::max(regions[r].end, step + 1);
-            }
-            open_forks.pop_back();
-        }
-        fork_depth[region()]--;
+        concurrent.leave_fork(step, found);
     }
 
     void visit(const Store *op) override {
@@ -173,17 +158,6 @@ private:
     std::map<int, size_t> loop_depth;              // candidate -> loops enclosing its allocation
     std::set<std::string> host_and_device;         // DeviceAndHost candidates in scope
     std::map<const IRNode *, BufferFacts> facts;   // device targets: see collect_buffer_facts
-    std::vector<int> region_stack{0};              // the parallel regions around, innermost last
-    std::map<int, int> fork_depth;                 // region -> Forks open within it
-    // The outermost Fork open in a region: what it widens when it closes,
-    // the candidates planned in that region and the outermost parallel
-    // loops started in it.
-    struct OpenFork {
-        int region;
-        int64_t begin;
-        std::vector<int> candidates, regions;
-    };
-    std::vector<OpenFork> open_forks;
     int64_t step = 0;
 
     void tick() {
@@ -191,37 +165,7 @@ private:
     }
 
     int region() const {
-        return region_stack.back();
-    }
-    OpenFork *fork_of(int region) {
-        if (fork_depth[region] == 0) {
-            return nullptr;
-        }
-        for (auto it = open_forks.rbegin(); it != open_forks.rend(); ++it) {
-            if (it->region == region) {
-                return &*it;
-            }
-        }
-        return nullptr;
-    }
-
-    void enter_region(const For *op) {
-        const int id = static_cast<int>(regions.size());
-        const int outermost = region() == 0 ? id : regions[region()].outermost;
-        regions.push_back(ParallelRegion{op, op->name, outermost, step, step});
-        if (region() == 0) {
-            if (OpenFork *fork = fork_of(0)) {
-                fork->regions.push_back(id);
-            }
-        }
-        region_stack.push_back(id);
-    }
-    void leave_region() {
-        ParallelRegion &r = regions[region()];
-        if (r.outermost == region()) {
-            r.end = step + 1;
-        }
-        region_stack.pop_back();
+        return concurrent.region();
     }
 
     void use(const std::string &name) {
@@ -441,9 +385,7 @@ private:
         const int index = static_cast<int>(found.size());
         loop_depth[index] = loops.size();
         c.region = region();
-        if (OpenFork *fork = fork_of(region())) {
-            fork->candidates.push_back(index);
-        }
+        concurrent.planned(index);
         return record(c, true, "");
     }
 
@@ -473,7 +415,7 @@ private:
 Census take_census(const Stmt &s, const Preamble &preamble, const CensusOptions &options) {
     TakeCensus census(s, preamble, options);
     s.accept(&census);
-    return Census{std::move(census.found), std::move(census.regions)};
+    return Census{std::move(census.found), census.concurrent.take_regions()};
 }
 
 }  // namespace harena
