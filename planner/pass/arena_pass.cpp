@@ -278,7 +278,7 @@ SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &r
         lets.emplace_back(slot_prefix(slot.region) + "stride", simplify((sub.needed + a - 1) / a * a));
         place(placed, slot.planning, sub, Expr());
         const ParallelRegion &region = regions[slot.region];
-        slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots, slot_count(options),
+        slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots,
                                        slot_stride_variable(slot.region), layout.offsets[first_pool + i]});
         slots.by_loop[region.loop] = i;
         slots.by_region[slot.region] = i;

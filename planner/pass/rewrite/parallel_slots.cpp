@@ -58,10 +58,10 @@ const Expr &u64_one() {
 
 // Every slot free, the counters at zero; slot 0 is taken first.
 Stmt fill_state(const SlotPool &pool) {
-    const Expr slots = cast(UInt(64), pool.slots);
+    const Expr slots = make_const(UInt(64), pool.capacity);
     const std::string i = "harena.slot_fill." + std::to_string(pool.region);
     const Expr iv = Variable::make(Int(32), i);
-    Stmt fill = make_for(i, 0, pool.slots, ForType::Serial, DeviceAPI::None,
+    Stmt fill = make_for(i, 0, pool.capacity, ForType::Serial, DeviceAPI::None,
                          set_word(pool, iv + kFreeSlots, slots - u64_one() - cast(UInt(64), iv)));
     const Expr zero = make_zero(UInt(64));
     return Block::make({set_word(pool, kMutex, zero), set_word(pool, kFree, slots), set_word(pool, kTaken, zero),
@@ -124,7 +124,7 @@ Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body) {
     const Expr one_if_any = select(any, u64_one(), make_zero(UInt(64)));
     Stmt take = Block::make({set_word(pool, kFree, left), set_word(pool, kTaken, word(pool, kTaken) + one_if_any),
                              set_word(pool, kMissed, word(pool, kMissed) + (u64_one() - one_if_any)),
-                             set_word(pool, kHighWater, max(word(pool, kHighWater), cast(UInt(64), pool.slots) - left)),
+                             set_word(pool, kHighWater, max(word(pool, kHighWater), make_const(UInt(64), pool.capacity) - left)),
                              mutex_call(pool, "halide_mutex_unlock"), s});
     take = LetStmt::make(slot_name(pool),
                          select(any, cast(Int(32), word(pool, cast(Int(32), free) + (kFreeSlots - 1))), -1), take);

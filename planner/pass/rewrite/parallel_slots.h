@@ -20,8 +20,7 @@ namespace harena {
 struct SlotPool {
     int region = 0;         // Candidate::region of its buffers
     std::string loop_name;  // for names and messages
-    int capacity = 0;       // the slots the state holds (PassOptions::parallel_slots)
-    Halide::Expr slots;     // Int(32): the slots this call uses, at most capacity
+    int capacity = 0;       // the slots, every call (PassOptions::parallel_slots)
     Halide::Expr stride;    // UInt(64): the bytes of one slot in this call
     Halide::Expr offset;    // UInt(64): the pool's offset in the frame
 };

@@ -174,10 +174,11 @@ private:
         return with_checks(c, p, alloc);
     }
 
-    // A host buffer of a parallel loop's iterations: at its offset in the
-    // task's slot, or where the task has none, in a heap block of the bytes
-    // Halide would allocate. Guard bands and slice events are the frame's:
-    // none here, where tasks run concurrently.
+    // A buffer of a parallel loop's iterations: at its offset in the task's
+    // slot, or where the task has none, a host buffer in a heap block of the
+    // bytes Halide would allocate and a device buffer through Halide's device
+    // malloc. Guard bands and slice events are the frame's: none here, where
+    // tasks run concurrently.
     Stmt in_its_slot(const Allocate *op, const Placement &p) {
         const Candidate &c = *p.candidate;
         const SlotPool &pool = pool_of(c);
@@ -298,8 +299,7 @@ private:
             const Expr &offset = placement_of.get(owner)->offset;
             return LetStmt::make(op->name, bind_device(op->value, offset), mutate(op->body));
         }
-        if (is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
-            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
+        if (allocates_or_frees(op->value, device_buffers)) {
             return LetStmt::make(op->name, make_zero(op->value.type()), mutate(op->body));
         }
         return IRMutator::visit(op);
@@ -328,8 +328,7 @@ private:
             return Evaluate::make(host_part_free(op->value.as<Call>()));
         }
         if (is_destructor(op->value, halide_names::kDeviceFreeAsDestructor, device_buffers) ||
-            is_call_on(op->value, halide_names::kDeviceMalloc, device_buffers) ||
-            is_call_on(op->value, halide_names::kDeviceFree, device_buffers)) {
+            allocates_or_frees(op->value, device_buffers)) {
             return Evaluate::make(0);
         }
         return IRMutator::visit(op);
