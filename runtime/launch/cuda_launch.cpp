@@ -17,7 +17,7 @@
 //    used.
 #include "core/cuda_driver.h"
 #include "current_context.h"
-#include "errors.h"
+#include "core/errors.h"
 #include "launch_abi.h"
 #include "launch_driver.h"
 

@@ -2,7 +2,7 @@
 #include "launch_abi.h"
 
 #include "core/cuda_driver.h"
-#include "graph/kernel_sources.h"
+#include "graph/kernel_notes.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -44,7 +44,7 @@ uint64_t current_context_key() {
 }
 
 // Both note what they load, so that a captured graph can tell what each
-// kernel touches (graph/kernel_sources.h).
+// kernel touches (graph/kernel_notes.h).
 int load(const char *source, int size, void **module) {
     CUjit_option options[] = {CU_JIT_MAX_REGISTERS};
     void *values[] = {reinterpret_cast<void *>(static_cast<uintptr_t>(max_registers()))};

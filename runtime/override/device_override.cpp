@@ -1,8 +1,8 @@
 // Strong definitions of Halide's device allocation entry points. They win over
 // the weak ones in every AOT runtime of the program; see harena/override.h.
-#include "arena.h"
+#include "core/arena.h"
 #include "counters.h"
-#include "errors.h"
+#include "core/errors.h"
 #include "halide_defaults.h"
 #include "harena/override.h"
 #include "harena/runtime.h"

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "HalideRuntime.h"
-#include "halide_device_impl.h"
+#include "core/halide_device_impl.h"
 
 namespace harena::override_detail {
 

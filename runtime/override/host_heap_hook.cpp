@@ -2,7 +2,7 @@
 // installed through Halide's own custom allocator hooks.
 #include <mutex>
 
-#include "arena.h"
+#include "core/arena.h"
 #include "counters.h"
 #include "harena/override.h"
 #include "harena/runtime.h"

@@ -9,6 +9,11 @@
 #include "harena/runtime.h"
 #include "graph/unplanned_calls.h"
 
+// The graph cache holds an override's recording as its opaque
+// UnplannedRecording (graph/unplanned_calls.h): that is one call's
+// allocations.
+struct harena::detail::UnplannedRecording : harena::override_detail::CallAllocations {};
+
 namespace harena::override_detail {
 
 __thread PlacedCall *placed_call_now = nullptr;
@@ -119,8 +124,10 @@ int in_own_frame(harena_arena &arena, uint64_t reserve, PlacedCall *placed, hare
                                                popped;
 }
 
-int record(harena_arena &arena, harena_graph_call call, void *closure, CallAllocations **recording) {
-    auto allocations = std::make_unique<CallAllocations>();
+using harena::detail::UnplannedRecording;
+
+int record(harena_arena &arena, harena_graph_call call, void *closure, UnplannedRecording **recording) {
+    auto allocations = std::make_unique<UnplannedRecording>();
     PlacedCall recorder(arena, *allocations);
     const int result = in_own_frame(arena, 0, &recorder, call, closure);
     if (result == 0) {
@@ -130,7 +137,7 @@ int record(harena_arena &arena, harena_graph_call call, void *closure, CallAlloc
     return result;
 }
 
-int place(harena_arena &arena, const CallAllocations &recording, harena_graph_call call, void *closure,
+int place(harena_arena &arena, const UnplannedRecording &recording, harena_graph_call call, void *closure,
           bool *followed) {
     PlacedCall placed(arena, recording);
     const int result = in_own_frame(arena, recording.footprint(), &placed, call, closure);
@@ -150,15 +157,15 @@ int run(harena_arena &arena, harena_graph_call call, void *closure) {
     return in_own_frame(arena, 0, nullptr, call, closure);
 }
 
-const char *refusal(const CallAllocations &recording) {
+const char *refusal(const UnplannedRecording &recording) {
     return recording.refusal().empty() ? nullptr : recording.refusal().c_str();
 }
 
-bool outlives(const CallAllocations &recording) {
+bool outlives(const UnplannedRecording &recording) {
     return recording.outlives();
 }
 
-void discard(CallAllocations *recording) {
+void discard(UnplannedRecording *recording) {
     delete recording;
 }
 

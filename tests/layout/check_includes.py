@@ -1,11 +1,25 @@
 #!/usr/bin/env python3
-"""Checks which way the includes of the runtime and the planner pass run;
-exits 1 naming each file and include that runs the wrong way.
+"""Checks which way includes run across the tree; exits 1 naming each file
+and include that runs the wrong way.
 
-runtime/src is the arena core (core/) and one folder per feature. A feature
-folder holds its state header (state.h: the class the arena keeps as a
-member, and what the core calls), its logic, and abi.cpp with its C entry
-points. Includes are written from runtime/src ("core/arena.h",
+Between components: docs/design.md's table "Components" names each
+component, its folders and the components it includes. Every source (.h,
+.hpp, .cpp, .cc) below a component's folders is checked:
+- a quoted include is resolved as the compiler would find it: next to the
+  including file, else below one of INCLUDE_ROOTS; one that resolves nowhere
+  is not this check's (Halide, CUDA, generated headers), unless a source of
+  the tree has that name, which then must be named from its root;
+- the included file's component is the including one or one its row names;
+- every component a row names is included by some source of the row's
+  component, so the table stays exact;
+- the table has no cycle, and its folders exist;
+- outside runtime/src, only the core's headers and the headers EXPORTED
+  names are included from runtime/src.
+
+Inside runtime/src: the arena core (core/) and one folder per feature. A
+feature folder holds its state header (state.h: the class the arena keeps
+as a member, and what the core calls), its logic, and abi.cpp with its C
+entry points. Includes are written from runtime/src ("core/arena.h",
 "streams/spans.h").
 - Every source lies in a folder: none directly in runtime/src.
 - The core includes no feature header, except that core/arena.h, which
@@ -51,6 +65,8 @@ STATE_HEADER = 'state.h'
 # Headers of a feature other than state.h that other features may include.
 EXPORTED = {
     'cuda/stream_context.h': 'the binding\'s context, current while the stream and graph calls run',
+    'graph/unplanned_calls.h': 'the runners the override lends the graph cache for pipelines built without the arena',
+    'graph/kernel_notes.h': 'where the launch path tells the graph cache which PTX each kernel it loads comes from',
 }
 
 
@@ -178,9 +194,141 @@ def pass_failures(root):
     return failures
 
 
+DESIGN = os.path.join('docs', 'design.md')
+TABLE_HEADING = 'Components'
+TABLE_COLUMNS = ('component', 'folders', 'includes')
+# Where a quoted include that is not next to its file is looked for, as the
+# targets' include directories give them (CMakeLists.txt files).
+INCLUDE_ROOTS = ('runtime/src', 'runtime/include', 'runtime/rmm/include', 'runtime/libcuda', 'planner',
+                 'planner/pass', 'planner/pass/include', 'tests/support', 'tests/support/corpus', 'bench/common', 'bench/gpu',
+                 'apps/common')
+
+
+def component_table(root):
+    """{component: (folders, included components)} from the design page's
+    table, in the table's order, or a failure text."""
+    path = os.path.join(root, DESIGN)
+    if not os.path.isfile(path):
+        return None, f'{DESIGN}: not found; it holds the table of components this check enforces'
+    rows, heading, in_table = {}, None, False
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            if line.startswith('## '):
+                heading = line[3:].strip()
+                continue
+            if heading != TABLE_HEADING or not line.startswith('|'):
+                in_table = in_table and line.startswith('|')
+                continue
+            cells = [c.strip() for c in line.strip().strip('|').split('|')]
+            if tuple(c.lower() for c in cells) == TABLE_COLUMNS:
+                in_table = True
+                continue
+            if not in_table or set(''.join(cells)) <= set('-: '):
+                continue
+            if len(cells) != len(TABLE_COLUMNS):
+                return None, f'{DESIGN}: a row of "{TABLE_HEADING}" has {len(cells)} cells: {line.strip()}'
+            split = lambda cell: tuple(c.strip() for c in cell.split(',') if c.strip())
+            rows[cells[0]] = (split(cells[1]), split(cells[2]))
+    if not rows:
+        return None, f'{DESIGN}: no table with columns {", ".join(TABLE_COLUMNS)} under "## {TABLE_HEADING}"'
+    return rows, None
+
+
+def table_failures(root, rows):
+    failures = []
+    for name, (folders, uses) in rows.items():
+        for folder in folders:
+            if not os.path.isdir(os.path.join(root, folder)):
+                failures.append(f'{DESIGN}: component {name} names {folder}, which does not exist')
+        for used in uses:
+            if used not in rows:
+                failures.append(f'{DESIGN}: component {name} includes {used}, which is no component of the table')
+    # Depth-first search for a cycle among the rows.
+    state = {}
+
+    def visit(name, path):
+        state[name] = 'open'
+        for used in rows[name][1]:
+            if used not in rows:
+                continue
+            if state.get(used) == 'open':
+                failures.append(f'{DESIGN}: the components form a cycle: {" -> ".join(path + [name, used])}')
+            elif used not in state:
+                visit(used, path + [name])
+        state[name] = 'done'
+
+    for name in rows:
+        if name not in state:
+            visit(name, [])
+    return failures
+
+
+def owner(rows, relative):
+    """The component whose folder holds the file (the longest folder wins), or None."""
+    best, length = None, -1
+    for name, (folders, _) in rows.items():
+        for folder in folders:
+            if (relative == folder or relative.startswith(folder + '/')) and len(folder) > length:
+                best, length = name, len(folder)
+    return best
+
+
+def resolve(root, relative, name):
+    """The tree's file (relative to root) that `#include "name"` in `relative`
+    finds, or None."""
+    for candidate in [os.path.join(os.path.dirname(relative), name)] + [os.path.join(r, name) for r in INCLUDE_ROOTS]:
+        candidate = os.path.normpath(candidate).replace(os.sep, '/')
+        if os.path.isfile(os.path.join(root, candidate)):
+            return candidate
+    return None
+
+
+def component_failures(root):
+    rows, failure = component_table(root)
+    if failure:
+        return [failure]
+    failures = table_failures(root, rows)
+    files = {}
+    for name, (folders, _) in rows.items():
+        for folder in folders:
+            for f in sources(root, folder):
+                files[f'{folder}/{f}'] = name
+    basenames = {}
+    for f in files:
+        basenames.setdefault(os.path.basename(f), []).append(f)
+    used = set()
+    for f, component in sorted(files.items()):
+        for number, name in includes(os.path.join(root, f)):
+            at = f'{f}:{number}: #include "{name}"'
+            target = resolve(root, f, name)
+            if target is None:
+                if os.path.basename(name) in basenames:
+                    failures.append(f'{at}: found only through an include directory; name it from its root '
+                                    f'({" or ".join(basenames[os.path.basename(name)])})')
+                continue
+            target_component = owner(rows, target)
+            if target_component is None or target_component == component:
+                continue
+            if target_component not in rows[component][1]:
+                failures.append(f'{at}: {component} does not include {target_component} ({target}); '
+                                f'{DESIGN}\'s table says what {component} includes')
+                continue
+            used.add((component, target_component))
+            inside = target[len(RUNTIME_SRC) + 1:] if target.startswith(RUNTIME_SRC + '/') else None
+            if inside is not None and folder_of(inside) != CORE and inside not in EXPORTED:
+                failures.append(f'{at}: {inside} is an internal of the runtime\'s feature {folder_of(inside)}/; '
+                                f'outside runtime/src include the core\'s headers, or a header EXPORTED names')
+    for name, (_, uses) in rows.items():
+        for u in uses:
+            if u in rows and (name, u) not in used:
+                failures.append(f'{DESIGN}: the table says {name} includes {u}, but no source of {name} does; '
+                                f'remove it from the row')
+    return failures
+
+
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    failures = runtime_failures(root) + pass_failures(root)
+    failures = component_failures(root) + runtime_failures(root) + pass_failures(root)
     for failure in failures:
         print(failure)
     if failures:

@@ -43,7 +43,7 @@ struct Entry {
     HostBlocks host_blocks;
     // Where the override is linked: the device allocations of the key's
     // first call, placed (graph/unplanned_calls.h), freed with it.
-    CallAllocations *recording = nullptr;
+    UnplannedRecording *recording = nullptr;
 };
 
 }  // namespace harena::detail

@@ -1,5 +1,5 @@
-// The PTX behind each kernel function the launch path (runtime/launch) loads,
-// so that a captured graph can tell what memory its kernels touch
+// The PTX behind each kernel function the launch path (runtime/launch) loads
+// (graph/kernel_notes.h), so that a captured graph can tell what memory its kernels touch
 // (ptx_access.h). Kernels loaded elsewhere (Halide's own launch path, a
 // library) are not known, and a graph keeps them in their captured order.
 // Entries are per context (core/cuda_driver.h's context_key): a handle that
@@ -9,16 +9,10 @@
 
 #include <cstdint>
 
+#include "graph/kernel_notes.h"
 #include "graph/ptx_access.h"
 
 namespace harena::detail {
-
-// A module loaded in context `context` from `size` bytes of PTX at
-// `source`, which stays valid for the life of the program (generated code's
-// constant).
-void note_kernel_module(uint64_t context, void *module, const char *source, int size);
-// Function `name` (a constant string) of a module noted before.
-void note_kernel_function(uint64_t context, void *function, void *module, const char *name);
 
 // What `function` of context `context` touches, analysed on first use, in
 // *access; false where its source or its accesses are not known.

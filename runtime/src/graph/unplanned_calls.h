@@ -10,33 +10,31 @@
 
 struct harena_arena;
 
-namespace harena::override_detail {
-class CallAllocations;  // one call's device allocations and their placement
-}
-
 namespace harena::detail {
 
-using override_detail::CallAllocations;
+// One call's device allocations and their placement: defined by the lender
+// (the override), which alone reads it; the cache only holds it.
+struct UnplannedRecording;
 
 struct UnplannedCalls {
     // Runs the call in a frame of its own on the arena, active on this
     // thread, recording its device allocations: *recording, owned by the
     // caller, when the call succeeded. The pipeline's result.
-    int (*record)(harena_arena &arena, harena_graph_call call, void *closure, CallAllocations **recording);
+    int (*record)(harena_arena &arena, harena_graph_call call, void *closure, UnplannedRecording **recording);
     // Runs the call in such a frame with every allocation at its place in
     // the recording's placement, a block reserved at the frame's base;
     // *followed is false when the call allocated or freed otherwise than the
     // recorded call (those allocations bumped after the block instead).
-    int (*place)(harena_arena &arena, const CallAllocations &recording, harena_graph_call call, void *closure,
+    int (*place)(harena_arena &arena, const UnplannedRecording &recording, harena_graph_call call, void *closure,
                  bool *followed);
     // Runs the call in such a frame, allocations bumped.
     int (*run)(harena_arena &arena, harena_graph_call call, void *closure);
     // Why calls that allocate as recorded cannot be replayed (an allocation
     // outlives the call, no placement), or null.
-    const char *(*refusal)(const CallAllocations &recording);
+    const char *(*refusal)(const UnplannedRecording &recording);
     // Whether the refusal is that an allocation outlives the call.
-    bool (*outlives)(const CallAllocations &recording);
-    void (*discard)(CallAllocations *recording);
+    bool (*outlives)(const UnplannedRecording &recording);
+    void (*discard)(UnplannedRecording *recording);
 };
 
 // Called once by the override at start-up.
