@@ -157,7 +157,7 @@ Expr nvtx_attached() {
 }
 
 Expr slice_table(const std::string &names) {
-    // Field by field the struct of harena/pipeline_abi.h (runtime/src/pipeline/slices.cpp checks its layout).
+    // Field by field the struct of harena/pipeline_abi.h (runtime/src/checking/pipeline_slices.cpp checks its layout).
     static_assert(std::is_same_v<decltype(harena_slice_table::names), const char *> &&
                       std::is_same_v<decltype(harena_slice_table::status), int32_t> && sizeof(harena_slice_table) == 2 * sizeof(void *),
                   "harena_slice_table is not (const char *, int32_t)");

@@ -59,7 +59,7 @@ int HostCompanion::reserve(harena_arena &owner, uint64_t capacity, const char *f
                             static_cast<void *>(&owner));
     }
     if (int err = host_acquire(*companion, rounded)) {
-        delete companion;
+        delete_arena(companion);
         return err;
     }
     arena_.store(companion, std::memory_order_release);
@@ -75,7 +75,7 @@ void HostCompanion::destroy() {
     harena_arena *companion = arena_.exchange(nullptr, std::memory_order_acq_rel);
     if (companion != nullptr) {
         host_release(*companion);
-        delete companion;
+        delete_arena(companion);
     }
 }
 

@@ -32,6 +32,12 @@ int resolve_options(const harena_options *given, const char *function, harena_op
                             options->max_frames, kMaxFrames, kMaxFrames);
     }
     read_environment(*options);
+    if ((options->debug != 0 || options->guard != 0) && checking == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: %s mode needs the checking feature, which this program does not link; link "
+                            "HalideArena::runtime",
+                            function, options->guard != 0 ? "guard" : "debug");
+    }
     if (options->guard != 0 && options->guard_bytes == 0) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: guard mode is on but guard_bytes is 0; give each band at least one byte", function);
@@ -87,14 +93,21 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
     arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
-    arena->records.configure(options.debug != 0, options.guard != 0);
     arena->growth.configure(options.grow != 0);
-    update_watched(*arena);
-    if (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity)) {
-        delete arena;
+    if ((checking != nullptr && !checking->create(*arena, options.debug != 0, options.guard != 0)) ||
+        (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity))) {
+        delete_arena(arena);
         return nullptr;
     }
+    update_watched(*arena);
     return arena;
+}
+
+void delete_arena(harena_arena *arena) {
+    if (arena->checks != nullptr) {
+        checking->destroy(*arena);
+    }
+    delete arena;
 }
 
 // The last step of creation: from here on other threads may find the arena.
@@ -161,12 +174,12 @@ int harena_create(void *user_context, const halide_device_interface_t *device_in
     const uint64_t rounded = round_up(capacity, resolved.alignment);
     int err = device_interface ? device_acquire(*a, rounded) : host_acquire(*a, rounded);
     if (err) {
-        delete a;
+        delete_arena(a);
         return err;
     }
     if ((err = publish(a, arena, function))) {
         device_interface ? device_release(*a) : host_release(*a);
-        delete a;
+        delete_arena(a);
         return err;
     }
     return HARENA_OK;
@@ -222,7 +235,7 @@ int harena_create_from_memory(const halide_device_interface_t *device_interface,
     nvtx_attach(*a, address, size);
     if (int err = publish(a, arena, function)) {
         nvtx_detach(*a);
-        delete a;
+        delete_arena(a);
         return err;
     }
     return HARENA_OK;
@@ -263,7 +276,7 @@ int harena_destroy(harena_arena *arena) {
     case Backing::none:
         break;
     }
-    delete arena;
+    delete_arena(arena);
     return HARENA_OK;
 }
 
@@ -279,7 +292,7 @@ int harena_get_info(const harena_arena *arena, harena_info *info) {
     info->capacity = arena->capacity;
     info->alignment = arena->alignment;
     info->overflow_policy = arena->overflow_policy;
-    info->debug = arena->records.debug() ? 1 : 0;
+    info->debug = arena->checks != nullptr && checking->debug(*arena) ? 1 : 0;
     info->owns_memory = arena->backing == Backing::host || arena->backing == Backing::device ? 1 : 0;
     return HARENA_OK;
 }

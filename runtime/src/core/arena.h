@@ -1,7 +1,8 @@
 // The arena object behind the opaque harena_arena handle: the core (region,
 // bump word, frames; core/arena_core.h) and beside it one member per feature,
 // each a small class in its feature's folder (<feature>/state.h) that only
-// that feature's sources change. The functions here compose them:
+// that feature's sources change. The checking feature is no member: it
+// attaches through core/checking.h. The functions here compose them:
 // allocation, free, push and pop tell each feature what it must see, and the
 // allocation path asks one question, `watched`, before any of them. This is
 // the one core header that includes feature headers, and only their state
@@ -11,25 +12,18 @@
 #include "companion/state.h"
 #include "core/allocation_name.h"
 #include "core/arena_core.h"
+#include "core/checking.h"
 #include "core/registry.h"
 #include "cuda/state.h"
-#include "debug/state.h"
 #include "graph/state.h"
 #include "growth/state.h"
-#include "guard/state.h"
 #include "harena/guard_layout.h"
 #include "measure/state.h"
-#include "nvtx/state.h"
 #include "slices/state.h"
 #include "stats/state.h"
 #include "streams/state.h"
 
 struct harena_arena : harena::detail::ArenaCore {
-    harena::detail::DebugRecords records;  // debug and guard modes
-    harena::detail::GuardBands guards;     // guard mode (band_bytes != 0)
-    // Device arenas while a memory checker is attached; null otherwise.
-    // Changes only with the region, while no allocation runs.
-    harena::detail::NvtxHeap *nvtx = nullptr;
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
     harena::detail::CudaBinding cuda;
     harena::detail::Capture capture;
@@ -45,6 +39,9 @@ namespace harena::detail {
 
 // A new arena object with the options applied and no memory yet.
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options);
+// Deletes an arena new_arena made, with its features' state; its memory is
+// the caller's to release first.
+void delete_arena(harena_arena *arena);
 
 // The last step of creation: from here on other threads may find the arena.
 // HARENA_ERROR_OUT_OF_MEMORY (reported) when the registry cannot hold it.
@@ -58,37 +55,24 @@ inline StreamArena streams_of(harena_arena &arena) {
     return StreamArena{arena, arena.streams, arena.cuda};
 }
 
-// After a feature that watches allocations was switched on or off
-// (creation, a checker's heap).
+// After the checking feature's work changed (creation, a checker's heap).
 inline void update_watched(harena_arena &arena) {
-    arena.watched = arena.records.kept() || arena.band_bytes != 0 || arena.nvtx != nullptr;
+    arena.watched = arena.checks != nullptr && checking->watching(arena);
 }
 
 // The arena's memory, [address, address + bytes), becomes a checker's heap
 // (device arenas while a tool is attached), or stops being one.
 inline void nvtx_attach(harena_arena &arena, uint64_t address, uint64_t bytes) {
-    if (arena.device_interface != nullptr) {
-        nvtx_heap_register(arena.nvtx, &arena, address, bytes);
-        if (arena.nvtx != nullptr) {
-            nvtx_heap_set_context(arena.nvtx, bound_work_context(arena.cuda));
-        }
+    if (arena.device_interface != nullptr && arena.checks != nullptr) {
+        checking->region_attached(arena, address, bytes);
         update_watched(arena);
     }
 }
 inline void nvtx_detach(harena_arena &arena) {
-    nvtx_heap_unregister(arena.nvtx, &arena);
-    update_watched(arena);
-}
-
-// For guard bands: messages to user_context, device copies on the stream
-// the kernels used: the caller's context (a planned pipeline passes the
-// arena), else the arena itself where it carries a stream (the CUDA hooks
-// answer for it), else the arena creator's.
-inline GuardCall guard_call(harena_arena &arena, void *user_context) {
-    void *copy = user_context != nullptr        ? user_context :
-                 arena.cuda.stream() != nullptr ? static_cast<void *>(&arena) :
-                                                  arena.user_context;
-    return GuardCall{user_context, copy};
+    if (arena.checks != nullptr) {
+        checking->region_detached(arena);
+        update_watched(arena);
+    }
 }
 
 // At least one alignment unit, and in guard mode room for the band after the

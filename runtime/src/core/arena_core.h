@@ -1,7 +1,8 @@
 // The core every arena has: its region, the bump word and the frame stack.
-// Features (debug records, guard bands, NVTX heaps, the slice log, the CUDA
-// binding, graph capture, growth, measuring, statistics) keep their own state
-// in their own structs beside it (core/arena.h). Fields written only at creation
+// Features keep their own state: the checking feature (debug records, guard
+// bands, NVTX heaps) behind `checks` (core/checking.h), the others (the slice
+// log, the CUDA binding, graph capture, growth, measuring, statistics) in
+// their own structs beside it (core/arena.h). Fields written only at creation
 // (and the allocation limit, written only where bytes cross streams) come
 // first; the allocation hot path writes one cache line.
 #pragma once
@@ -14,6 +15,10 @@
 #include "harena/runtime.h"
 
 namespace harena::detail {
+
+// The checking feature's state of an arena (checking/state.h), through
+// core/checking.h's hooks.
+struct ArenaChecks;
 
 // Marks a live arena; cleared by harena_destroy. Entry points consult the
 // registry (check_live) rather than this, which they could only read by
@@ -93,15 +98,17 @@ struct ArenaCore {
     std::atomic<uint64_t> alloc_limit{0};
     uint64_t alignment = 0;
     int32_t overflow_policy = HARENA_OVERFLOW_ERROR;
-    // Whether any feature must see each allocation and free (debug records,
-    // guard bands, an NVTX heap): the one test the allocation and free paths
-    // make before that work (update_watched in core/arena.h keeps it current).
+    // Whether the checking feature must see each allocation and free (debug
+    // records, guard bands, an NVTX heap): the one test the allocation and
+    // free paths make before that work (update_watched in core/arena.h
+    // keeps it current).
     bool watched = false;
     // Guard mode: bytes of the band after each slice, and before and after a
     // frame's reservation (a multiple of the alignment); 0 when off. Part of
     // every slice's size, so the allocation path reads it here.
     uint64_t band_bytes = 0;
     uint64_t capacity = 0;
+    ArenaChecks *checks = nullptr;  // the checking feature's, where it is linked
     Backing backing = Backing::none;
     // Identifies the arena and its region: unique among all arenas, renewed
     // when the region is replaced, so a graph captured in one region is never

@@ -55,31 +55,10 @@ namespace {
 }
 
 // A new slice of a watched arena (debug mode, guard mode, a memory checker):
-// recorded, declared to the checker, and its band, from the end of the bytes
-// to the end of the slice, filled.
+// the checking feature sees it (core/checking.h).
 [[gnu::cold, gnu::noinline]] int watched_allocation(harena_arena &arena, uint64_t top, uint64_t bytes,
                                                     uint64_t size, const AllocationName &name) {
-    const uint64_t address = arena.base + top;
-    if (arena.records.kept()) {
-        if (int err = arena.records.add(arena.user_context, top, size, bytes, name)) {
-            return err;  // the bytes come back when the frame pops
-        }
-    }
-    if (arena.nvtx != nullptr) {
-        nvtx_region_register(*arena.nvtx, address, bytes);
-    }
-    if (arena.band_bytes != 0) {
-        const int err = guarded(arena.user_context, "harena_alloc", [&] {
-            return arena.guards.slice(arena, guard_call(arena, nullptr),
-                                      GuardBand{top, top + bytes, top + size, false,
-                                                name.known() ? name.text() : "an unnamed allocation", ""});
-        });
-        if (err != HARENA_OK) {
-            (void)release(arena, address, bytes, "harena_alloc");
-            return err;
-        }
-    }
-    return HARENA_OK;
+    return checking->allocated(arena, top, bytes, size, name);
 }
 
 uint64_t count_total(const ArenaCore &arena, const std::atomic<uint64_t> &wrap_counter, int shift) {

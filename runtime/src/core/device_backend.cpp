@@ -21,7 +21,8 @@ void free_region(harena_arena &arena, halide_buffer_t &region) {
     // tool takes the heap's end as the memory's: it must go back to the
     // driver, not to Halide's allocation cache, which would hand it out
     // again unseen by the tool (every access to it then reported).
-    const bool bypass_cache = nvtx::attached() && halide_can_reuse_device_allocations != nullptr &&
+    const bool bypass_cache = checking != nullptr && checking->tool_attached() &&
+                              halide_can_reuse_device_allocations != nullptr &&
                               halide_reuse_device_allocations != nullptr &&
                               halide_can_reuse_device_allocations(arena.user_context);
     if (bypass_cache) {

@@ -10,23 +10,6 @@ namespace harena::detail {
 
 namespace {
 
-// Guard mode: a band at the start of a frame a scope or harena_push opens
-// (planned pipelines lay out their own) and one after its reservation.
-// The reservation's band starts at its last byte asked for.
-int guard_frame(harena_arena &arena, const Frame &f, uint64_t lead, uint64_t reserved) {
-    const std::string frame = "frame #" + std::to_string(f.id);
-    const GuardCall call = guard_call(arena, nullptr);
-    int result = arena.guards.slice(arena, call,
-                                    GuardBand{f.offset, f.offset, f.offset + lead, true, "the first slice of " + frame, ""});
-    if (reserved != 0 && result == HARENA_OK) {
-        const uint64_t start = f.offset + lead;
-        result = arena.guards.slice(arena, call,
-                                    GuardBand{start, start + reserved, f.offset + f.reserved, false,
-                                              "the reservation of " + frame, ""});
-    }
-    return result;
-}
-
 // Moves each buffer that still holds a slice of the popping frame (addresses
 // from `frame_base` on) out of the arena (slices/state.h), and counts it.
 void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_base) {
@@ -35,7 +18,9 @@ void evict_live_slices(harena_arena &arena, uint64_t frame_id, uint64_t frame_ba
     }
     SuspendScopes suspend;
     arena.slices.drain(frame_base, [&](halide_buffer_t *buf, uint64_t address) {
-        arena.records.forget(address - arena.base);
+        if (arena.watched) {
+            checking->evicted(arena, address - arena.base);
+        }
         // A buffer detached by other means no longer holds the slice.
         if (buf->device == address && buf->device_interface == arena.device_interface) {
             uint64_t bytes = 0;
@@ -121,13 +106,8 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
         }
     }
     place_frame(arena, depth, offset, lead, reserved, trail, pipeline, streams, frame);
-    if (arena.nvtx != nullptr && reserved != 0) {
-        nvtx_reservation_register(*arena.nvtx, arena.base + offset + lead, reserved);
-    }
-    if (banded) {
-        // A band that cannot be filled is reported; the frame stays usable.
-        const Frame &f = arena.frames[depth];
-        (void)guarded(arena.user_context, function, [&] { return guard_frame(arena, f, lead, reserve_bytes); });
+    if (arena.watched) {
+        checking->pushed(arena, arena.frames[depth], lead, reserved, reserve_bytes, banded, function);
     }
     return HARENA_OK;
 }
@@ -166,13 +146,10 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     // Bands are checked while the frame's bytes are still as the pipeline
     // left them. Buffers that outlive the frame leave it next, so that debug
     // mode reports only what nothing can move.
-    const int guard = arena.band_bytes != 0 ? arena.guards.pop(arena, guard_call(arena, nullptr), top.offset) : HARENA_OK;
+    const int guard = arena.watched ? checking->popping(arena, top) : HARENA_OK;
     evict_live_slices(arena, top.id, arena.base + top.offset);
     // After the moves, which read the slices.
-    if (arena.nvtx != nullptr) {
-        nvtx_frame_popped(*arena.nvtx, arena.base + top.offset);
-    }
-    const int debug = arena.records.kept() ? arena.records.drop_from(arena.user_context, top.id, top.offset) : HARENA_OK;
+    const int debug = arena.watched ? checking->popped(arena, top) : HARENA_OK;
     const int result = guard != HARENA_OK ? guard : debug;
     // Stream work at the pop: other streams used the frame, or the frame
     // below it runs on another stream (home_before); otherwise the frame's

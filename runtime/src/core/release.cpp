@@ -68,7 +68,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
 // in a frame's reservation, which the pusher places in itself).
 [[gnu::cold, gnu::noinline]] std::string record_mismatch(harena_arena &arena, uint64_t begin, uint64_t size) {
     bool found = false;
-    std::string why = arena.records.mismatch(begin, size, &found);
+    std::string why = checking->free_mismatch(arena, begin, size, &found);
     if (found) {
         return why;
     }
@@ -85,12 +85,7 @@ inline bool top_allows(const harena_arena &arena, uint64_t state, uint64_t begin
 // A slice of a watched arena comes back: it ends for the checker whether or
 // not its bytes come back now, and its band is checked.
 [[gnu::cold, gnu::noinline]] int watched_release(harena_arena &arena, uint64_t address) {
-    if (arena.nvtx != nullptr) {
-        nvtx_region_unregister(*arena.nvtx, address);
-    }
-    const uint64_t begin = address - arena.base;
-    arena.records.forget(begin);
-    return arena.band_bytes != 0 ? arena.guards.release(arena, guard_call(arena, nullptr), begin) : HARENA_OK;
+    return checking->released(arena, address);
 }
 
 // Moves the top back to begin while the slice [begin, top) is still the
@@ -133,7 +128,7 @@ int reclaim(harena_arena &arena, uint64_t state, uint64_t begin, uint64_t end, i
         if (!top_allows(arena, state, begin, size)) {
             return invalid_free(arena, function, address, bytes, top_mismatch(arena, state, begin, size));
         }
-        if (arena.records.kept()) {
+        if (arena.watched) {
             const std::string why = record_mismatch(arena, begin, size);
             if (!why.empty()) {
                 return invalid_free(arena, function, address, bytes, why);

@@ -173,8 +173,8 @@ int harena_set_cuda_binding(harena_arena *arena, const harena_cuda_binding *bind
     }
     arena->cuda.set(binding != nullptr ? *binding : harena_cuda_binding{});
     arena->bound_stream = arena->device_interface != nullptr ? arena->cuda.stream() : nullptr;
-    if (arena->nvtx != nullptr) {
-        nvtx_heap_set_context(arena->nvtx, bound_work_context(arena->cuda));
+    if (arena->checks != nullptr) {
+        checking->context_bound(*arena);
     }
     return HARENA_OK;
 }

@@ -7,6 +7,7 @@
 // pipelines call harena_planned_host_free instead, so the slice never
 // reaches Halide's device free (its allocation cache, or cuMemFree on an
 // interior pointer), and a host block a graph being captured owns stays.
+#include "checking/state.h"
 #include "core/arena.h"
 #include "core/errors.h"
 #include "cuda/stream_context.h"
@@ -31,7 +32,7 @@ int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_gra
                             cache == nullptr ? "the output pointer is NULL" : "capacity is 0 graphs");
     }
     auto *c = new harena_graph_cache;
-    c->on = GraphArena{arena, arena, &arena->cuda, &arena->capture, &arena->nvtx};
+    c->on = GraphArena{arena, arena, &arena->cuda, &arena->capture, nvtx_heap_slot(*arena)};
     c->capacity = capacity;
     c->generation = arena->generation;
     *cache = c;

@@ -5,6 +5,7 @@
 // device copies go on the arena's stream.
 #include <string>
 
+#include "checking/state.h"
 #include "core/arena.h"
 #include "core/errors.h"
 #include "harena/guard_layout.h"
@@ -33,7 +34,7 @@ int guard_slice(void *user_context, const char *pipeline, const char *buffer, ui
         GuardBand band{slice, slice + bytes, guard_layout::band_end(slice, bytes, band_bytes), false,
                        std::string("buffer '") + (buffer ? buffer : "?") + "'",
                        std::string("pipeline '") + (pipeline ? pipeline : "?") + "'"};
-        return arena.guards.slice(arena, guard_call(arena, user_context), std::move(band));
+        return checks_of(arena).guards.slice(arena, guard_call(arena, user_context), std::move(band));
     });
 }
 
@@ -45,7 +46,7 @@ int guard_check(void *user_context, uint64_t address) {
     if (arena.band_bytes == 0 || !contains(arena, address)) {
         return HARENA_OK;
     }
-    return arena.guards.release(arena, guard_call(arena, user_context), address - arena.base);
+    return checks_of(arena).guards.release(arena, guard_call(arena, user_context), address - arena.base);
 }
 
 }  // namespace harena::detail

@@ -28,7 +28,7 @@ struct GuardBand {
 
 // Who a band operation runs for: user_context for messages (the caller's,
 // or nullptr), copy_context for the band's device copies, so that they go
-// on the stream the kernels used (guard_call in core/arena.h).
+// on the stream the kernels used (guard_call in checking/state.h).
 struct GuardCall {
     void *user_context;
     void *copy_context;

@@ -24,7 +24,7 @@ int harena_create_measuring(harena_arena **arena) {
     }
     a->measure.start();  // no memory: the backing stays none
     if (int err = publish(a, arena, "harena_create_measuring")) {
-        delete a;
+        delete_arena(a);
         return err;
     }
     return HARENA_OK;

@@ -1,6 +1,7 @@
 // Memory-checker regions where planned pipelines meet them: whether a checker
 // is attached (harena_nvtx_attached), and the slices they place in their
 // frames (harena_pipeline_slice, through nvtx_region).
+#include "checking/state.h"
 #include "core/arena.h"
 #include "core/errors.h"
 #include "nvtx/client.h"
@@ -20,7 +21,8 @@ int harena::detail::nvtx_region(void *user_context, uint64_t address, uint64_t b
         return err;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    if (arena.nvtx == nullptr) {
+    NvtxHeap *heap = nvtx_heap_of(arena);
+    if (heap == nullptr) {
         return HARENA_OK;
     }
     if (!contains(arena, address) || bytes > arena.base + arena.capacity - address) {
@@ -31,9 +33,9 @@ int harena::detail::nvtx_region(void *user_context, uint64_t address, uint64_t b
                             static_cast<unsigned long long>(arena.base + arena.capacity));
     }
     if (live) {
-        nvtx_planned_register(*arena.nvtx, address, bytes);
+        nvtx_planned_register(*heap, address, bytes);
     } else {
-        nvtx_region_unregister(*arena.nvtx, address);
+        nvtx_region_unregister(*heap, address);
     }
     return HARENA_OK;
 }

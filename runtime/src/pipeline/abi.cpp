@@ -3,7 +3,6 @@
 // reported instead of dereferenced.
 #include "core/arena.h"
 #include "core/errors.h"
-#include "harena/guard_layout.h"
 
 #include <cstdio>
 #include <string>
@@ -137,10 +136,7 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
     }
     Frame &frame = arena.frames[arena.depth.load(std::memory_order_relaxed) - 1];
     if (arena.band_bytes != 0 && (traits & HARENA_PIPELINE_GUARDS) != 0) {
-        // The pipeline's slices start one band into the frame.
-        GuardBand band{frame.offset, frame.offset, frame.offset + harena::guard_layout::first_slice_offset(arena.band_bytes), true,
-                       "the first slice of its frame", std::string("pipeline '") + pipeline + "'"};
-        if (int err = arena.guards.slice(arena, guard_call(arena, user_context), std::move(band))) {
+        if (int err = checking->pipeline_entered(arena, frame, user_context, pipeline)) {
             (void)pop_frame(arena, frame.id, true, "harena_pipeline_enter");
             return err;
         }

@@ -66,9 +66,9 @@ void read_stats(const harena_arena &arena, harena_stats &stats) {
     stats.frame_depth = arena.depth.load(std::memory_order_relaxed);
     arena.stats.report(stats, allocation_total(arena), reclaim_total(arena));
     stats.grows = arena.growth.grows();
-    const GuardCounts guard = arena.guards.counts();
-    stats.guard_checks = guard.checks;
-    stats.guard_damaged = guard.damaged;
+    if (arena.checks != nullptr) {
+        checking->read_stats(arena, &stats);
+    }
     const StreamCounts streams = arena.streams.counts();
     stats.stream_crossings = streams.crossings;
     stats.stream_events_recorded = streams.records;
@@ -85,7 +85,9 @@ void reset_stats(harena_arena &arena) {
     arena.high_water.store(top_of(arena), std::memory_order_relaxed);
     arena.stats.reset(allocation_total(arena), reclaim_total(arena), arena.depth.load(std::memory_order_relaxed));
     arena.growth.reset_count();
-    arena.guards.reset_counts();
+    if (arena.checks != nullptr) {
+        checking->reset_stats(arena);
+    }
 }
 
 }  // namespace
