@@ -9,8 +9,8 @@
 #include <tuple>
 
 #include "solver/detail/cuts.h"
-#include "solver/instances.h"
 #include "solver/detail/prepared.h"
+#include "solver_instances/instances.h"
 
 namespace harena::detail {
 namespace {

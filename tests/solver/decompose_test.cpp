@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "solver/detail/decompose.h"
-#include "solver/instances.h"
 #include "solver/detail/prepared.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena::detail {

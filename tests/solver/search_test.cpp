@@ -7,11 +7,11 @@
 #include <string>
 
 #include "solver/detail/deadline.h"
-#include "solver/instances.h"
 #include "solver/solver.h"
 #include "solver/detail/orders.h"
 #include "solver/detail/prepared.h"
 #include "solver/detail/search.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena::detail {

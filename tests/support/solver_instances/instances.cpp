@@ -1,4 +1,4 @@
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 
 #include <algorithm>
 #include <cmath>

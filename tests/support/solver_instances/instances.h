@@ -1,8 +1,9 @@
-// Seeded generators of problem families, shared by the solver's tests and
-// benchmark (a separate library, harena_solver_instances; the planner does
-// not link it). Same seed, same problem: the generators use their own
-// random numbers, and only log/exp (for log-uniform sizes) could differ by
-// an ulp between C libraries.
+// Seeded generators of problem families, shared by the solver's tests, the
+// pass tests and the solver benchmark (library harena_solver_instances, in
+// tests/support; neither the planner nor the installed package has it).
+// Same seed, same problem: the generators use their own random numbers, and
+// only log/exp (for log-uniform sizes) could differ by an ulp between C
+// libraries.
 #pragma once
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <string>
 
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 #include "solver/detail/rng.h"
 
 namespace harena::instances {
