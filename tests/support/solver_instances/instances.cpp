@@ -4,13 +4,11 @@
 #include <cmath>
 #include <string>
 
-#include "solver/detail/rng.h"
+#include "solver_instances/rng.h"
 
 namespace harena::instances {
 
 namespace {
-
-using detail::Rng;
 
 // Uniform in [lo, hi].
 int64_t between(Rng &rng, int64_t lo, int64_t hi) {

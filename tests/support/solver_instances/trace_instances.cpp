@@ -3,13 +3,11 @@
 #include <string>
 
 #include "solver_instances/instances.h"
-#include "solver/detail/rng.h"
+#include "solver_instances/rng.h"
 
 namespace harena::instances {
 
 namespace {
-
-using detail::Rng;
 
 int64_t between(Rng &rng, int64_t lo, int64_t hi) {
     return lo + int64_t(rng.below(uint64_t(hi - lo) + 1));

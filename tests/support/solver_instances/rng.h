@@ -1,10 +1,10 @@
-// Internal to the solver: a tiny seeded generator. The standard
-// distributions differ between standard libraries, and plans must not.
+// The problem generators' tiny seeded generator. The standard distributions
+// differ between standard libraries, and the generated problems must not.
 #pragma once
 
 #include <cstdint>
 
-namespace harena::detail {
+namespace harena::instances {
 
 class Rng {
 public:
@@ -29,4 +29,4 @@ private:
     uint64_t state_;
 };
 
-}  // namespace harena::detail
+}  // namespace harena::instances
