@@ -54,11 +54,11 @@ struct SolverOptions {
     std::vector<Order> lowest_first_plain_orders = {Order::AreaDesc, Order::BeginAsc, Order::PressureDesc};
 
     // Lowest first checks a buffer's lowest offset again (or a bundle's, see
-    // lowest_first.h) when it rose since it was queued. A lowest-first pass
-    // gives up, and its plan is dropped, after this many checks per buffer of
-    // the problem, or once it falls behind that pace (lowest_first.h:
-    // LowestFirstLimits::pace), after which first fit runs before any further
-    // lowest-first pass...
+    // detail/greedy/lowest_first.h) when it rose since it was queued. A
+    // lowest-first pass gives up, and its plan is dropped, after this many
+    // checks per buffer of the problem, or once it falls behind that pace
+    // (LowestFirstLimits::pace), after which first fit runs before any
+    // further lowest-first pass...
     uint64_t lowest_first_work_per_buffer = 128;
 
     // ...and all of them together after this many checks per buffer.
@@ -98,12 +98,12 @@ struct SolverOptions {
 
     // ...doing at most this much work per buffer (counted in elementary
     // operations; its pruning checks count theirs apart and may do up to
-    // twice as much, see kCheckWorkPerWork in search.h), in rounds over a
-    // portfolio of search orders (search_rounds.h), each looking for a plan
-    // halfway between the best found and the lowest arena not ruled out,
-    // then at that arena. It stops as soon as it reaches good_enough_ratio,
-    // but where that is out of reach it can rarely prove so and spends all
-    // of this. 0 turns the search off.
+    // twice as much, see kCheckWorkPerWork in detail/exact/search.h), in
+    // rounds over a portfolio of search orders (detail/exact/search_rounds.h),
+    // each looking for a plan halfway between the best found and the lowest
+    // arena not ruled out, then at that arena. It stops as soon as it
+    // reaches good_enough_ratio, but where that is out of reach it can
+    // rarely prove so and spends all of this. 0 turns the search off.
     uint64_t search_work_per_buffer = 480000;
 
     // ...and at most this many search nodes (placements tried, and choices of

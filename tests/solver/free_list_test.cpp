@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "solver/detail/free_list.h"
+#include "solver/detail/greedy/free_list.h"
 
 namespace harena::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "solver/detail/gap_index.h"
+#include "solver/detail/greedy/gap_index.h"
 
 namespace harena::detail {
 namespace {
