@@ -17,8 +17,9 @@
 # ../shared/traces beside the repository); HARENA_REGRESSION_DIR, where the
 # reference's worktree and both builds go (default /tmp/harena-regression).
 # Only harena-plan (and, with --families, harena-solver-bench) is built, in
-# a project of its own that adds planner/solver and planner/tools: never the
-# whole tree. Both planners run on one core (taskset -c 1 where available);
+# a project of its own that adds planner/solver and planner/tools (and, for
+# the benchmark, its problem generators, tests/support/solver_instances):
+# never the whole tree. Both planners run on one core (taskset -c 1 where available);
 # arenas are deterministic, times are CPU seconds (user + system).
 set -euo pipefail
 
@@ -53,6 +54,9 @@ endif()
 add_subdirectory("$src/planner/solver" solver)
 add_subdirectory("$src/planner/tools" tools)
 if(EXISTS "$src/bench/solver/CMakeLists.txt" AND "$*" MATCHES "bench")
+  if(EXISTS "$src/tests/support/solver_instances/CMakeLists.txt")
+    add_subdirectory("$src/tests/support/solver_instances" solver_instances)
+  endif()
   add_subdirectory("$src/bench/solver" bench)
 endif()
 EOF

@@ -50,8 +50,8 @@
 #include <vector>
 
 #include "folder_table.h"
-#include "solver/instances.h"
 #include "solver/solver.h"
+#include "solver_instances/instances.h"
 #include "tables.h"
 #include "trace_families.h"
 

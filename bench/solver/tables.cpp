@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "solver/instances.h"
 #include "solver/validator.h"
+#include "solver_instances/instances.h"
 #include "trace_families.h"
 
 namespace harena::bench {

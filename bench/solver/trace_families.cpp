@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "solver/csv.h"
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 
 namespace harena::bench {
 

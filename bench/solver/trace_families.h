@@ -1,6 +1,6 @@
-// The real-trace-shaped families of the solver benchmark (instances.h:
-// training_trace, graph_trace), shared by its tables and by the files it
-// writes for bench/solver/regression_check.sh.
+// The real-trace-shaped families of the solver benchmark
+// (solver_instances/instances.h: training_trace, graph_trace), shared by its
+// tables and by the files it writes for bench/solver/regression_check.sh.
 #pragma once
 
 #include <cstdint>

@@ -9,8 +9,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "solver/detail/check.h"
-#include "solver/detail/describe.h"
+#include "solver/detail/common/check.h"
+#include "solver/detail/common/describe.h"
 
 namespace harena {
 

@@ -1,8 +1,8 @@
 #include "solver/problem.h"
 
-#include "solver/detail/check.h"
-#include "solver/detail/describe.h"
-#include "solver/detail/prepared.h"
+#include "solver/detail/common/check.h"
+#include "solver/detail/common/describe.h"
+#include "solver/detail/common/prepared.h"
 
 namespace harena {
 

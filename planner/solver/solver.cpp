@@ -5,13 +5,13 @@
 #include <cmath>
 #include <optional>
 
-#include "solver/detail/deadline.h"
-#include "solver/detail/first_fit.h"
-#include "solver/detail/lowest_first.h"
-#include "solver/detail/orders.h"
-#include "solver/detail/prepared.h"
-#include "solver/detail/search_rounds.h"
-#include "solver/detail/squeaky_wheel.h"
+#include "solver/detail/common/deadline.h"
+#include "solver/detail/greedy/first_fit.h"
+#include "solver/detail/greedy/lowest_first.h"
+#include "solver/detail/common/orders.h"
+#include "solver/detail/common/prepared.h"
+#include "solver/detail/exact/search_rounds.h"
+#include "solver/detail/greedy/squeaky_wheel.h"
 
 namespace harena {
 

@@ -40,34 +40,30 @@ enum class Order {
     SizeClassDesc,  // largest power-of-two size class first, in order of first use within a class
 };
 
+// The defaults, and the measurements they were chosen on, are in
+// docs/results/solver.md ("What the default options rest on").
 struct SolverOptions {
     // Orders of the lowest-first passes (the order breaks ties between buffers
     // that can go equally low), one pass each with the slack bias (see
     // slack_weight), run first...
     std::vector<Order> lowest_first_orders = {Order::BeginAsc, Order::SizeDesc};
 
-    // ...then one pass each without it. No one pass suits every program:
-    // with the bias, the largest buffers first (SizeDesc) reach the bound on
-    // somas_pangu_2.6B where BeginAsc ends 35% above it; without it, buffers
-    // in order of first use reach 1.0009 on somas_resnet50 where every biased
-    // order ends at 1.0042. The greedy passes stop once one reaches
-    // good_enough_ratio, and a pass gives up once its arena reaches the best
-    // so far, so passes after a good one cost little.
+    // ...then one pass each without it. The greedy passes stop once one
+    // reaches good_enough_ratio, and a pass gives up once its arena reaches
+    // the best so far, so passes after a good one cost little.
     std::vector<Order> lowest_first_plain_orders = {Order::AreaDesc, Order::BeginAsc, Order::PressureDesc};
 
     // Lowest first checks a buffer's lowest offset again (or a bundle's, see
-    // lowest_first.h) when it rose since it was queued; a pass that completes
-    // checks most buffers 8 to 64 times. A lowest-first pass gives up, and
-    // its plan is dropped, after this many checks per buffer (a pass that
-    // needs more, where the order fights the skyline, rarely wins), or once
-    // it falls behind that pace (lowest_first.h: LowestFirstLimits::pace),
-    // after which first fit runs before any further lowest-first pass...
+    // detail/greedy/lowest_first.h) when it rose since it was queued. A
+    // lowest-first pass gives up, and its plan is dropped, after this many
+    // checks per buffer of the problem, or once it falls behind that pace
+    // (LowestFirstLimits::pace), after which first fit runs before any
+    // further lowest-first pass...
     uint64_t lowest_first_work_per_buffer = 128;
 
-    // ...and all of them together after this many: a check costs up to about
-    // 70 ns on 62,000 buffers, so this bounds the lowest-first passes there
-    // to about 1 s. Counts, not times, so that the greedy plan, where
-    // improvement starts, is the same on any machine. 0 runs no lowest first.
+    // ...and all of them together after this many checks per buffer.
+    // Counts, not times, so that the greedy plan, where improvement starts,
+    // is the same on any machine. 0 runs no lowest first.
     uint64_t lowest_first_total_work_per_buffer = 256;
 
     // Orders of the first-fit passes, one pass each, after those (or after
@@ -75,9 +71,7 @@ struct SolverOptions {
     // plan from those (both lists empty, or every lowest-first pass gave
     // up), one first-fit pass in SizeClassDesc order. A greedy pass gives
     // up as soon as its arena reaches the best so far, so one that cannot
-    // win costs little. SizeClassDesc places as well as SizeDesc, and since
-    // buffers that follow each other in the order are near each other in
-    // time, the index stays in cache (about twice as fast on large programs).
+    // win costs little.
     std::vector<Order> first_fit_orders = {Order::SizeClassDesc};
 
     // Lowest first lets buffers whose busiest time leaves room wait: each is
@@ -94,25 +88,22 @@ struct SolverOptions {
     uint64_t improve_passes = 16;
 
     // ...and this many buffer placements per buffer of the problem over all
-    // of them: 4 whole passes' worth (a pass that can no longer beat its
-    // window's best gives up, and counts only what it placed). The solve
-    // time is then a small multiple of one greedy pass at every size.
+    // of them (4: four whole passes' worth; a pass that can no longer beat
+    // its window's best gives up, and counts only what it placed).
     uint64_t improve_placements_per_buffer = 4;
 
     // The exact search runs on problems with at most this many buffers of
     // nonzero size (each of its steps costs time linear in that number)...
     size_t search_max_buffers = 500;
 
-    // ...doing at most this much work per buffer (elementary operations of
-    // a nanosecond or a few each; its pruning checks count theirs apart and
-    // may do up to twice as much, see kCheckWorkPerWork in search.h), in
-    // rounds over a portfolio of search orders (search_rounds.h), each
-    // looking for a plan halfway between the best found and the lowest
+    // ...doing at most this much work per buffer (counted in elementary
+    // operations; its pruning checks count theirs apart and may do up to
+    // twice as much, see kCheckWorkPerWork in detail/exact/search.h), in
+    // rounds over a portfolio of search orders (detail/exact/search_rounds.h),
+    // each looking for a plan halfway between the best found and the lowest
     // arena not ruled out, then at that arena. It stops as soon as it
     // reaches good_enough_ratio, but where that is out of reach it can
-    // rarely prove so and spends all of this: on MiniMalloc's challenging
-    // D, E, I and J it is most of the solve time (0.2-0.6 s). 0 turns the
-    // search off.
+    // rarely prove so and spends all of this. 0 turns the search off.
     uint64_t search_work_per_buffer = 480000;
 
     // ...and at most this many search nodes (placements tried, and choices of
@@ -123,9 +114,9 @@ struct SolverOptions {
     uint64_t search_node_limit = 0;
 
     // Improvement stops once the arena is at most the lower bound times this;
-    // 1.0 insists on the bound. The default treats a gap of 0.01% as closed:
-    // the last few bytes above the bound (often alignment padding that no
-    // plan can avoid) could otherwise take the whole search budget.
+    // 1.0 insists on the bound. The default, 1.0001, counts an arena within
+    // a ten-thousandth of the bound as reached, so that the last bytes above
+    // it do not take the whole search budget.
     double good_enough_ratio = 1.0001;
 
     // Capacity mode (MiniMalloc's): with a capacity in bytes, any plan whose
@@ -164,10 +155,9 @@ struct Plan {
 Plan solve(const Problem &, const SolverOptions & = {});
 
 // The options of capacity mode as harena-plan --capacity runs it by default:
-// `capacity`, and an exact search with 10,000,000 units of work per buffer
-// (about 20 times the default's: a search for a fit; MiniMalloc's
-// challenging instances fit 2^20 within 0.01-2.6 s of it on one core). A
-// count, so the answer does not depend on the machine.
+// the defaults with `capacity` and search_work_per_buffer = 10,000,000 (about
+// 20 times the default, for a search that looks for a fit). A count, so the
+// answer does not depend on the machine.
 SolverOptions capacity_options(uint64_t capacity);
 
 // A short name for an order, as used in Plan::method ("size-desc").

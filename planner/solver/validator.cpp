@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "solver/detail/describe.h"
+#include "solver/detail/common/describe.h"
 
 namespace harena {
 

@@ -7,8 +7,8 @@
 #include "ir_queries.h"
 #include "rewrite/run_layout.h"
 #include "solver/compaction.h"
-#include "solver/instances.h"
 #include "solver/validator.h"
+#include "solver_instances/instances.h"
 
 #include <gtest/gtest.h>
 

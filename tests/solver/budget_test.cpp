@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena {

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "solver/csv.h"
-#include "solver/instances.h"
 #include "solver/validator.h"
+#include "solver_instances/instances.h"
 
 namespace harena {
 namespace {

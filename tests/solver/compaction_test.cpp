@@ -1,8 +1,8 @@
 // Replaying a worst-case plan for smaller sizes: never an overlap between
 // buffers alive together, never above the plan, and smaller when the sizes are.
 #include "solver/compaction.h"
-#include "solver/instances.h"
 #include "solver/validator.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 #include <gtest/gtest.h>

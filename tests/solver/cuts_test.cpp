@@ -8,9 +8,9 @@
 #include <set>
 #include <tuple>
 
-#include "solver/detail/cuts.h"
-#include "solver/instances.h"
-#include "solver/detail/prepared.h"
+#include "solver/detail/exact/cuts.h"
+#include "solver/detail/common/prepared.h"
+#include "solver_instances/instances.h"
 
 namespace harena::detail {
 namespace {

@@ -1,9 +1,9 @@
 // Solving perfect packings by cuts: every plan checked by the validator.
 #include <gtest/gtest.h>
 
-#include "solver/detail/decompose.h"
-#include "solver/instances.h"
-#include "solver/detail/prepared.h"
+#include "solver/detail/exact/decompose.h"
+#include "solver/detail/common/prepared.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena::detail {

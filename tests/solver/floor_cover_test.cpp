@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "solver/detail/floor_cover.h"
+#include "solver/detail/exact/floor_cover.h"
 
 namespace harena::detail {
 namespace {

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "solver/detail/free_list.h"
+#include "solver/detail/greedy/free_list.h"
 
 namespace harena::detail {
 namespace {
@@ -33,9 +33,9 @@ void PrintTo(const Pattern &value, std::ostream *out) {
     *out << value.name;
 }
 
-class FreeListTest : public ::testing::TestWithParam<Pattern> {};
+class FreeListRandomTakes : public ::testing::TestWithParam<Pattern> {};
 
-TEST_P(FreeListTest, MatchesBitmap) {
+TEST_P(FreeListRandomTakes, MatchesBitmap) {
     const Pattern &pattern = GetParam();
     std::mt19937_64 rng(pattern.takes + pattern.max_take);
     FreeList list;
@@ -66,7 +66,7 @@ TEST_P(FreeListTest, MatchesBitmap) {
     EXPECT_EQ(list.top(), top);
 }
 
-INSTANTIATE_TEST_SUITE_P(Patterns, FreeListTest,
+INSTANTIATE_TEST_SUITE_P(Patterns, FreeListRandomTakes,
                          ::testing::Values(Pattern{"ManySlivers", 3, 1500, false},
                                            Pattern{"SliversAndClears", 4, 3000, true},
                                            Pattern{"WideTakes", 200, 200, false}),

@@ -5,7 +5,7 @@
 #include <random>
 #include <string>
 
-#include "solver/detail/gap_index.h"
+#include "solver/detail/greedy/gap_index.h"
 
 namespace harena::detail {
 namespace {
@@ -48,9 +48,9 @@ void PrintTo(const Shape &value, std::ostream *out) {
     *out << value.name;
 }
 
-class GapIndexTest : public ::testing::TestWithParam<Shape> {};
+class GapIndexRandomPlacements : public ::testing::TestWithParam<Shape> {};
 
-TEST_P(GapIndexTest, MatchesNaiveScan) {
+TEST_P(GapIndexRandomPlacements, MatchesNaiveScan) {
     const Shape &shape = GetParam();
     std::mt19937_64 rng(shape.sections * 7 + shape.max_length);
     GapIndex index(shape.sections);
@@ -71,7 +71,7 @@ TEST_P(GapIndexTest, MatchesNaiveScan) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, GapIndexTest,
+INSTANTIATE_TEST_SUITE_P(Shapes, GapIndexRandomPlacements,
                          ::testing::Values(Shape{"OneSection", 1, 1, 100, false},
                                            Shape{"ShortLifetimes", 100, 4, 100, false},
                                            Shape{"LongLifetimes", 37, 37, 1000, true},

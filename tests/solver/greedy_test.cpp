@@ -8,8 +8,8 @@
 #include <random>
 #include <string>
 
-#include "solver/instances.h"
 #include "solver/solver.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena {

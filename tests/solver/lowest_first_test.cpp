@@ -8,11 +8,11 @@
 #include <random>
 #include <string>
 
-#include "solver/instances.h"
 #include "solver/solver.h"
-#include "solver/detail/lowest_first.h"
-#include "solver/detail/orders.h"
-#include "solver/detail/prepared.h"
+#include "solver/detail/greedy/lowest_first.h"
+#include "solver/detail/common/orders.h"
+#include "solver/detail/common/prepared.h"
+#include "solver_instances/instances.h"
 
 namespace harena::detail {
 namespace {

@@ -3,7 +3,7 @@
 // majority.
 #include <gtest/gtest.h>
 
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena {

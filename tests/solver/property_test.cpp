@@ -2,7 +2,7 @@
 // on thousands of random problems of many shapes, some of 10,000 buffers.
 #include <gtest/gtest.h>
 
-#include "solver/instances.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena {

@@ -6,12 +6,12 @@
 #include <random>
 #include <string>
 
-#include "solver/detail/deadline.h"
-#include "solver/instances.h"
+#include "solver/detail/common/deadline.h"
 #include "solver/solver.h"
-#include "solver/detail/orders.h"
-#include "solver/detail/prepared.h"
-#include "solver/detail/search.h"
+#include "solver/detail/common/orders.h"
+#include "solver/detail/common/prepared.h"
+#include "solver/detail/exact/search.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena::detail {

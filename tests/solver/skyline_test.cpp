@@ -4,14 +4,14 @@
 
 #include <random>
 
-#include "solver/detail/first_fit.h"
-#include "solver/instances.h"
+#include "solver/detail/greedy/first_fit.h"
 #include "solver/solver.h"
-#include "solver/detail/lowest_first.h"
-#include "solver/detail/orders.h"
-#include "solver/detail/prepared.h"
-#include "solver/detail/skyline.h"
+#include "solver/detail/greedy/lowest_first.h"
+#include "solver/detail/common/orders.h"
+#include "solver/detail/common/prepared.h"
+#include "solver/detail/greedy/skyline.h"
 #include "solver/validator.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena::detail {

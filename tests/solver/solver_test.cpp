@@ -1,8 +1,8 @@
 // solve() on problems whose optimum is known.
 #include <gtest/gtest.h>
 
-#include "solver/instances.h"
 #include "solver/solver.h"
+#include "solver_instances/instances.h"
 #include "test_util.h"
 
 namespace harena {

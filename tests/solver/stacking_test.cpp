@@ -1,4 +1,4 @@
-#include "solver/detail/stacking.h"
+#include "solver/detail/exact/stacking.h"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "solver/detail/prepared.h"
+#include "solver/detail/common/prepared.h"
 #include "solver/problem.h"
 #include "solver/solver.h"
 #include "solver/validator.h"

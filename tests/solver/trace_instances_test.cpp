@@ -5,8 +5,8 @@
 
 #include <algorithm>
 
-#include "solver/instances.h"
 #include "solver/problem.h"
+#include "solver_instances/instances.h"
 
 namespace harena {
 namespace {
