@@ -1,6 +1,11 @@
 // Checks a plan against its problem without trusting the solver: a short,
-// obviously correct pairwise test that shares no code or data structure with
-// the solver, so that tests and the planner pass can rely on it.
+// obviously correct pairwise test, so that tests and the planner pass can rely
+// on it. It reads the solver's interface types (Problem, Buffer, Plan) and
+// shares one piece of code with the solver library: solver/detail/describe.h,
+// which writes a buffer's name, lifetime and byte range into a message (the
+// input checks of problem.cpp and csv.cpp use it too). That code only formats
+// text and decides nothing; the check uses none of the solver's placement code
+// or its data structures, so a fault there cannot hide an overlap here.
 #pragma once
 
 #include <string>

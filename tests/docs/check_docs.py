@@ -23,9 +23,25 @@
 - README.md is shorter than 200 lines: detail belongs in docs/usage/ and
   docs/results/, the README says what the project is and where to read on.
 
+Facts that the pages state about the tree:
+- Every count of the corpus's pipelines ("the sixteen pipelines of
+  generators/corpus", "all 16 corpus pipelines", "generators/corpus, sixteen
+  pipelines"), in words or digits and across a line break, equals the number
+  of generators generators/corpus/CMakeLists.txt lists in
+  HARENA_CORPUS_GENERATORS. A count of some of them ("two corpus pipelines")
+  is not a claim about the whole and is not checked.
+- The source-tree table (docs/usage/install.md, "The source tree") names, in
+  its first column, every folder directly under planner/ and runtime/ and the
+  top-level generators, apps, bench and tests, and no folder that does not
+  exist.
+- The table of fuzz targets in tests/fuzz/README.md names exactly the targets
+  tests/fuzz/fuzz_targets.cmake defines (harena_fuzz_target), and every file
+  of its "file" column exists in tests/fuzz/ (a `*` matches as in a shell).
+
 Usage: check_docs.py [REPOSITORY_ROOT]  (default: two folders above this file)
 Python 3 standard library only.
 """
+import glob
 import os
 import re
 import sys
@@ -35,6 +51,32 @@ README_MAX_LINES = 200
 RESULTS = os.path.join('docs', 'results')
 INDEX = os.path.join(RESULTS, 'README.md')
 INDEX_COLUMNS = ('date', 'commit', 'gpu', 'halide', 'command')
+
+CORPUS_CMAKE = os.path.join('generators', 'corpus', 'CMakeLists.txt')
+# set(HARENA_CORPUS_GENERATORS a b c): the first such set with names, not ${...}.
+CORPUS_SET = re.compile(r'set\(\s*HARENA_CORPUS_GENERATORS\s+([^)$]*)\)')
+NUMBER_WORDS = ('zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen '
+                'sixteen seventeen eighteen nineteen twenty twenty-one twenty-two twenty-three twenty-four '
+                'twenty-five twenty-six twenty-seven twenty-eight twenty-nine thirty').split()
+COUNT = r'(?P<count>\d+|' + '|'.join(sorted(NUMBER_WORDS, key=len, reverse=True)) + r')'
+# Claims about the whole corpus, matched in a paragraph with its code marks dropped.
+CORPUS_CLAIMS = tuple(re.compile(pattern, re.IGNORECASE) for pattern in (
+    r'\b(?:the|all|all the)\s+' + COUNT + r'\s+corpus\s+pipelines\b',
+    r'\b(?:the|all|all the)\s+' + COUNT + r'\s+pipelines\s+(?:of|in)\s+(?:the\s+)?(?:generators/corpus|corpus)\b',
+    r"\bcorpus(?:'s)?\s+" + COUNT + r'\s+pipelines\b',
+    r'\bgenerators/corpus/?,\s+' + COUNT + r'\s+pipelines\b',
+))
+
+SOURCE_TREE_PAGE = os.path.join('docs', 'usage', 'install.md')
+SOURCE_TREE_HEADING = 'The source tree'
+# Every folder directly under these is a part of the product the table names...
+PRODUCT_PARENTS = ('planner', 'runtime')
+# ...and so are these top-level folders.
+PRODUCT_TOP = ('generators', 'apps', 'bench', 'tests')
+
+FUZZ_README = os.path.join('tests', 'fuzz', 'README.md')
+FUZZ_TARGETS = os.path.join('tests', 'fuzz', 'fuzz_targets.cmake')
+FUZZ_TARGET = re.compile(r'^\s*harena_fuzz_target\(\s*([A-Za-z0-9_]+)', re.MULTILINE)
 
 # [text](target) and ![alt](target); the target may be <wrapped> and may be
 # followed by a "title". Nested brackets in the text are rare in these pages
@@ -135,6 +177,79 @@ def anchors(text):
         seen[slug] = count + 1
         result.add(slug if count == 0 else f'{slug}-{count}')
     return result
+
+
+def paragraphs(text):
+    """(text, [(offset, line number)]) of each run of non-blank prose lines, joined by spaces.
+
+    Backticks are dropped, so that `generators/corpus` reads as the words it holds."""
+    lines = []
+    for number, line in prose_lines(text):
+        if line.strip():
+            lines.append((number, line.replace('`', '')))
+            continue
+        if lines:
+            yield join_lines(lines)
+            lines = []
+    if lines:
+        yield join_lines(lines)
+
+
+def join_lines(lines):
+    starts = []
+    offset = 0
+    for number, line in lines:
+        starts.append((offset, number))
+        offset += len(line) + 1
+    return ' '.join(line for _, line in lines), starts
+
+
+def line_at(starts, offset):
+    """The line number of a paragraph's offset."""
+    number = starts[0][1]
+    for start, line in starts:
+        if start > offset:
+            break
+        number = line
+    return number
+
+
+def number_value(text):
+    text = text.lower()
+    return int(text) if text.isdigit() else NUMBER_WORDS.index(text)
+
+
+def table_rows(lines):
+    """(line number, cells) of each row of the first table in lines, the separator row left out."""
+    rows = []
+    for number, line in lines:
+        if line.lstrip().startswith('|'):
+            cells = [cell.strip() for cell in line.strip().strip('|').split('|')]
+            if not all(re.fullmatch(r':?-+:?', cell) for cell in cells if cell):
+                rows.append((number, cells))
+        elif rows:
+            break
+    return rows
+
+
+def section_table(text, heading):
+    """The rows (header first) of the first table below the heading of that title, or []."""
+    lines = list(prose_lines(text))
+    for index, (_, line) in enumerate(lines):
+        match = HEADING.match(line)
+        if match and match.group(1).replace('`', '') == heading:
+            body = []
+            for number, rest in lines[index + 1:]:
+                if HEADING.match(rest):
+                    break
+                body.append((number, rest))
+            return table_rows(body)
+    return []
+
+
+def code_spans(cell):
+    """The text of each `code span` of a table cell."""
+    return [match.group(0).strip('`').strip() for match in CODE_SPAN.finditer(cell)]
 
 
 def read(root, path):
@@ -266,6 +381,132 @@ def check_readme_length(root):
             '(move detail to docs/usage/ or docs/results/)']
 
 
+def corpus_generators(root):
+    """The generators generators/corpus/CMakeLists.txt lists, or None where it lists none."""
+    path = os.path.join(root, CORPUS_CMAKE)
+    if not os.path.isfile(path):
+        return None
+    match = CORPUS_SET.search(read(root, CORPUS_CMAKE))
+    return match.group(1).split() if match else None
+
+
+def check_corpus_counts(root):
+    """Every count of the whole corpus's pipelines in a page equals the generators CMake lists."""
+    generators = corpus_generators(root)
+    if generators is None:
+        return [f'{CORPUS_CMAKE}: no set(HARENA_CORPUS_GENERATORS ...) naming the corpus generators; '
+                'check_docs.py counts the corpus from it']
+    failures = []
+    for page in pages(root):
+        for text, starts in paragraphs(read(root, page)):
+            for claim in CORPUS_CLAIMS:
+                for match in claim.finditer(text):
+                    said = match.group('count')
+                    if number_value(said) != len(generators):
+                        failures.append(f'{page}:{line_at(starts, match.start())}: "{match.group(0)}": '
+                                        f'{CORPUS_CMAKE} lists {len(generators)} corpus generators; '
+                                        'write that number, or no number')
+    return failures
+
+
+def product_folders(root):
+    """The folders the source-tree table must name: those directly under PRODUCT_PARENTS, and PRODUCT_TOP."""
+    folders = []
+    for parent in PRODUCT_PARENTS:
+        base = os.path.join(root, parent)
+        if os.path.isdir(base):
+            folders += [f'{parent}/{name}' for name in sorted(os.listdir(base))
+                        if not name.startswith('.') and os.path.isdir(os.path.join(base, name))]
+    return folders + [name for name in PRODUCT_TOP if os.path.isdir(os.path.join(root, name))]
+
+
+def check_source_tree(root):
+    """The source-tree table names every product folder, and only folders that exist."""
+    if not os.path.isfile(os.path.join(root, SOURCE_TREE_PAGE)):
+        return [f'{SOURCE_TREE_PAGE}: missing; it holds the source-tree table ("{SOURCE_TREE_HEADING}")']
+    rows = section_table(read(root, SOURCE_TREE_PAGE), SOURCE_TREE_HEADING)
+    if len(rows) < 2:
+        return [f'{SOURCE_TREE_PAGE}: no table under a heading "{SOURCE_TREE_HEADING}"; '
+                'the source tree is a table of folder | what']
+    failures = []
+    named = set()
+    for number, cells in rows[1:]:
+        for folder in code_spans(cells[0]):
+            folder = folder.rstrip('/')
+            named.add(folder)
+            if not os.path.isdir(os.path.join(root, folder)):
+                failures.append(f'{SOURCE_TREE_PAGE}:{number}: the source tree names `{folder}`, which is not a '
+                                'folder of the tree: remove the row or correct the path')
+    header_line = rows[0][0]
+    for folder in product_folders(root):
+        if folder not in named:
+            failures.append(f'{SOURCE_TREE_PAGE}:{header_line}: the source tree has no row for `{folder}`: '
+                            'add one saying what it holds')
+    return failures
+
+
+def fuzz_table(root):
+    """The rows (header first) of tests/fuzz/README.md's table of targets, or [] where it has none."""
+    return next((table for table in split_tables(read(root, FUZZ_README))
+                 if table and table[0][1][0].lower() == 'target'), [])
+
+
+def check_fuzz_targets(root):
+    """tests/fuzz/README.md's table names exactly the fuzz targets fuzz_targets.cmake defines."""
+    if not os.path.isfile(os.path.join(root, FUZZ_TARGETS)):
+        return []
+    if not os.path.isfile(os.path.join(root, FUZZ_README)):
+        return [f'{FUZZ_README}: missing; it describes the fuzz targets of {FUZZ_TARGETS}']
+    rows = fuzz_table(root)
+    if not rows:
+        return [f'{FUZZ_README}: no table whose first column is "target"; it lists the fuzz targets']
+    defined = FUZZ_TARGET.findall(read(root, FUZZ_TARGETS))
+    failures = []
+    listed = []
+    for number, cells in rows[1:]:
+        for name in code_spans(cells[0]):
+            listed.append(name)
+            if name not in defined:
+                failures.append(f'{FUZZ_README}:{number}: `{name}` is not a target of {FUZZ_TARGETS}: '
+                                'remove the row or define the target')
+    failures += [f'{FUZZ_README}:{rows[0][0]}: {FUZZ_TARGETS} defines the target `{name}`, which the table does '
+                 'not list: add a row' for name in defined if name not in listed]
+    return failures
+
+
+def check_fuzz_files(root):
+    """Every file of the fuzz targets' "file" column exists in tests/fuzz/."""
+    if not os.path.isfile(os.path.join(root, FUZZ_README)):
+        return []
+    rows = fuzz_table(root)
+    header = [cell.lower() for cell in rows[0][1]] if rows else []
+    if 'file' not in header:
+        return []
+    column = header.index('file')
+    folder = os.path.dirname(FUZZ_README)
+    failures = []
+    for number, cells in rows[1:]:
+        for pattern in code_spans(cells[column]) if column < len(cells) else []:
+            if not glob.glob(os.path.join(root, folder, pattern)):
+                failures.append(f'{FUZZ_README}:{number}: no file {pattern} in {folder}/: correct the name')
+    return failures
+
+
+def split_tables(text):
+    """Every table of a page, each as its rows (header first)."""
+    tables = []
+    current = []
+    for number, line in prose_lines(text):
+        if line.lstrip().startswith('|'):
+            current.append((number, line))
+        elif current:
+            tables.append(table_rows(current))
+            current = []
+    if current:
+        tables.append(table_rows(current))
+    return tables
+
+
 def main():
     root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else
                            os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
@@ -275,6 +516,10 @@ def main():
     failures += results_failures
     failures += check_results_index(root)
     failures += check_readme_length(root)
+    failures += check_corpus_counts(root)
+    failures += check_source_tree(root)
+    failures += check_fuzz_targets(root)
+    failures += check_fuzz_files(root)
     for failure in failures:
         print(failure)
     print(f'{len(pages(root))} pages, {checked} relative links, {folders} results folders: '

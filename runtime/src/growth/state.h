@@ -1,6 +1,8 @@
 // Arenas that grow (harena_options.grow): the capacity overflows asked for
-// and how many times the region grew. Owned by growth/growth.cpp, which also
-// replaces the region (make_room in core/arena.h).
+// and how many times the region grew, kept by growth/growth.cpp. An
+// allocation that does not fit records what it wanted (core/bump.cpp); the
+// region itself is replaced by make_room (core/region.cpp, declared in
+// core/arena.h), which reads that want and counts the growth.
 #pragma once
 
 #include <atomic>
