@@ -21,7 +21,7 @@ namespace harena::detail {
 // device_interface.h, not installed: the public headers only declare it) has
 // exactly the layout below: 16 entries in this order, read in each release's
 // source. HalideRuntime.h names its release from Halide 15 on; 14's names none.
-// tests/runtime/test_device_impl.cpp checks every entry against the CUDA
+// tests/runtime/core/test_device_impl.cpp checks every entry against the CUDA
 // backend of the release the project is built with.
 #ifdef HALIDE_VERSION_MAJOR
 static_assert(HALIDE_VERSION_MAJOR == 21,
