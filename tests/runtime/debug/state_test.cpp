@@ -10,7 +10,7 @@
 
 using namespace harena::detail;
 
-TEST(RuntimeDebugRecords, AFreeMatchesTheRecordOfItsSlice) {
+TEST(DebugRecords, AFreeMatchesTheRecordOfItsSlice) {
     DebugRecords r;
     r.configure(false, true);
     EXPECT_TRUE(r.kept());
@@ -26,7 +26,7 @@ TEST(RuntimeDebugRecords, AFreeMatchesTheRecordOfItsSlice) {
     EXPECT_FALSE(found);
 }
 
-TEST(RuntimeDebugRecords, APopDropsTheFramesRecordsAndDebugModeReportsThem) {
+TEST(DebugRecords, APopDropsTheFramesRecordsAndDebugModeReportsThem) {
     DebugRecords r;
     r.configure(true, false);
     ASSERT_EQ(r.add(nullptr, 0, 256, 10, AllocationName{}), HARENA_OK);

@@ -7,7 +7,7 @@
 
 using namespace harena::detail;
 
-TEST(RuntimeCapture, OnlyAnActiveCaptureRefuses) {
+TEST(GraphCapture, OnlyAnActiveCaptureRefuses) {
     Capture c;
     EXPECT_FALSE(c.refuses(false));
     c.begin();
@@ -18,7 +18,7 @@ TEST(RuntimeCapture, OnlyAnActiveCaptureRefuses) {
     EXPECT_FALSE(c.refuses(false));
 }
 
-TEST(RuntimeCapture, ARefusalStandsForTheWholeCapture) {
+TEST(GraphCapture, ARefusalStandsForTheWholeCapture) {
     Capture c;
     c.begin();
     EXPECT_TRUE(c.refuses(false));

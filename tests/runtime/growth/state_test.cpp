@@ -7,7 +7,7 @@
 
 using namespace harena::detail;
 
-TEST(RuntimeGrowth, WantedKeepsTheLargestRequestUntilTheArenaGrows) {
+TEST(GrowthState, WantedKeepsTheLargestRequestUntilTheArenaGrows) {
     Growth g;
     g.configure(true);
     g.want(1000);

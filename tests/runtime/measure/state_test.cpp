@@ -7,7 +7,7 @@
 
 using namespace harena::detail;
 
-TEST(RuntimeMeasure, OnlyAMeasuringArenaTakesTheRequest) {
+TEST(Measure, OnlyAMeasuringArenaTakesTheRequest) {
     Measure m;
     EXPECT_FALSE(m.take(100, 200));
     EXPECT_EQ(m.bytes(), 0u);

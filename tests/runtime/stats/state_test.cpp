@@ -7,7 +7,7 @@
 
 using namespace harena::detail;
 
-TEST(RuntimeStatsCounters, ReportCountsFromTheLastReset) {
+TEST(StatsCounters, ReportCountsFromTheLastReset) {
     Stats s;
     s.overflow();
     EXPECT_TRUE(s.fallback());
