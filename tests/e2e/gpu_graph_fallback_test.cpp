@@ -5,7 +5,7 @@
 // compared bit for bit with the plain pipeline on new inputs; the reason is
 // counted once and not retried. (No driver, the remaining reason, cannot
 // happen where the GPU tests run: the stand-in backend of
-// tests/runtime/test_graph_cache.cpp covers it.) Skips where no CUDA device
+// tests/runtime/graph/cache_test.cpp covers it.) Skips where no CUDA device
 // is usable.
 #include "cuda_driver.h"
 #include "cuda_test.h"

@@ -52,7 +52,7 @@ enum harena_pipeline_traits {
 };
 
 /* The names the generated code calls the entry points by (the pass's Call
- * nodes carry these strings; tests/runtime/test_pipeline_abi.cpp checks each
+ * nodes carry these strings; tests/runtime/pipeline/abi_test.cpp checks each
  * against its declaration below). */
 #define HARENA_ABI_PIPELINE_ENTER "harena_pipeline_enter"
 #define HARENA_ABI_PIPELINE_DECLARE "harena_pipeline_declare"

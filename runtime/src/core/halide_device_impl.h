@@ -21,8 +21,8 @@ namespace harena::detail {
 // device_interface.h, not installed: the public headers only declare it) has
 // exactly the layout below: 16 entries in this order, read in each release's
 // source. HalideRuntime.h names its release from Halide 15 on; 14's names none.
-// tests/runtime/test_device_impl.cpp checks every entry against the CUDA
-// backend of the release the project is built with.
+// tests/runtime/core/halide_device_impl_test.cpp checks every entry against
+// the CUDA backend of the release the project is built with.
 #ifdef HALIDE_VERSION_MAJOR
 static_assert(HALIDE_VERSION_MAJOR == 21,
               "halide_device_impl.h: the backend table's layout has been checked for Halide 14 and 21 only. "

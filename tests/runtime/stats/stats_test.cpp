@@ -4,7 +4,7 @@
 
 using harena_test::HostArena;
 
-TEST(RuntimeStats, CountsWhatHappened) {
+TEST(Stats, CountsWhatHappened) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     const uint64_t p = a.alloc(1000);
@@ -31,7 +31,7 @@ TEST(RuntimeStats, CountsWhatHappened) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeStats, ResetZeroesCountersAndRestartsTheHighWater) {
+TEST(Stats, ResetZeroesCountersAndRestartsTheHighWater) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     a.alloc(4096);
@@ -51,7 +51,7 @@ TEST(RuntimeStats, ResetZeroesCountersAndRestartsTheHighWater) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeStats, FormatNamesEveryFigure) {
+TEST(Stats, FormatNamesEveryFigure) {
     HostArena a(1 << 20);
     harena_frame f = a.push();
     a.alloc(3 << 10);
@@ -71,7 +71,7 @@ TEST(RuntimeStats, FormatNamesEveryFigure) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeStats, CountsStayExactPastTheWrapsOfTheStateWord) {
+TEST(Stats, CountsStayExactPastTheWrapsOfTheStateWord) {
     // The state word keeps each count modulo 2^12; every wrap moves to a
     // separate counter, and a wrapping reclaim count must not carry into the
     // allocation count or the offset.
@@ -103,7 +103,7 @@ TEST(RuntimeStats, CountsStayExactPastTheWrapsOfTheStateWord) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeStats, ResetRestartsTheReclaimCount) {
+TEST(Stats, ResetRestartsTheReclaimCount) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     uint64_t p = a.alloc(10);

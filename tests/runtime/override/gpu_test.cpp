@@ -28,7 +28,7 @@ bool bit_identical(const std::vector<float> &a, const std::vector<float> &b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-class RuntimeGpu : public ::testing::Test {
+class OverrideGpu : public ::testing::Test {
 protected:
     void SetUp() override {
         if (!harena_test::cuda_usable()) {
@@ -75,7 +75,7 @@ protected:
 
 }  // namespace
 
-TEST_F(RuntimeGpu, ScopedRunsAreBitIdenticalAndMakeNoDriverAllocation) {
+TEST_F(OverrideGpu, ScopedRunsAreBitIdenticalAndMakeNoDriverAllocation) {
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), 64 << 20);
     reset_counts();
     for (int repeat = 0; repeat < 3; repeat++) {
@@ -93,7 +93,7 @@ TEST_F(RuntimeGpu, ScopedRunsAreBitIdenticalAndMakeNoDriverAllocation) {
     std::printf("%s", arena.stats_string().c_str());
 }
 
-TEST_F(RuntimeGpu, TheDriverCountSeesUnscopedAllocations) {
+TEST_F(OverrideGpu, TheDriverCountSeesUnscopedAllocations) {
     // Without Halide's cache every unscoped run allocates its intermediates
     // in the driver: the zero above is a measurement, not a blind spot.
     halide_reuse_device_allocations(nullptr, false);
@@ -104,7 +104,7 @@ TEST_F(RuntimeGpu, TheDriverCountSeesUnscopedAllocations) {
     halide_reuse_device_allocations(nullptr, true);
 }
 
-TEST_F(RuntimeGpu, TooSmallArenaFallsBackAndStaysCorrect) {
+TEST_F(OverrideGpu, TooSmallArenaFallsBackAndStaysCorrect) {
     harena::Options options;
     options.overflow = harena::OverflowPolicy::fallback;
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), 64 << 10, options);
@@ -116,7 +116,7 @@ TEST_F(RuntimeGpu, TooSmallArenaFallsBackAndStaysCorrect) {
     EXPECT_GT(counters().device_arena_allocations, 0u);
 }
 
-TEST_F(RuntimeGpu, TooSmallArenaFailsTheRunUnderTheErrorPolicy) {
+TEST_F(OverrideGpu, TooSmallArenaFailsTheRunUnderTheErrorPolicy) {
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), 64 << 10);
     {
         harena::Scope scope(arena);
@@ -129,7 +129,7 @@ TEST_F(RuntimeGpu, TooSmallArenaFailsTheRunUnderTheErrorPolicy) {
     EXPECT_TRUE(bit_identical(run(kValues[0]), expected[0]));
 }
 
-TEST_F(RuntimeGpu, DeviceMemoryFromElsewhereBacksTheArena) {
+TEST_F(OverrideGpu, DeviceMemoryFromElsewhereBacksTheArena) {
     // Another allocator's block (here Halide's), wrapped: the arena never
     // allocates or frees it.
     Halide::Runtime::Buffer<uint8_t> block(16 << 20);
@@ -148,7 +148,7 @@ TEST_F(RuntimeGpu, DeviceMemoryFromElsewhereBacksTheArena) {
     EXPECT_EQ(cuda_driver_counts().frees, 0);
 }
 
-TEST_F(RuntimeGpu, ReportsPerRunTimes) {
+TEST_F(OverrideGpu, ReportsPerRunTimes) {
     // Informational: median time per run, k changing every run, device
     // synchronized, with Halide's default path and with the arena.
     harena::Arena arena = harena::Arena::device(halide_cuda_device_interface(), 64 << 20);

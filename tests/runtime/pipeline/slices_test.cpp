@@ -40,7 +40,7 @@ struct EnteredCall {
 
 }  // namespace
 
-TEST(RuntimePipelineSlices, AnOverrunIsReportedAtFreeNamingTheBufferAndFailsTheFramesEnd) {
+TEST(PipelineSlices, AnOverrunIsReportedAtFreeNamingTheBufferAndFailsTheFramesEnd) {
     EnteredCall call(guarded());
     auto &[a, uc, base, table] = call;
     // g (index 1) at one band into the frame: 100 bytes used of a 256-byte slice.
@@ -61,7 +61,7 @@ TEST(RuntimePipelineSlices, AnOverrunIsReportedAtFreeNamingTheBufferAndFailsTheF
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimePipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheFrame) {
+TEST(PipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheFrame) {
     EnteredCall call(guarded());
     auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 256, 256), HARENA_OK);
@@ -76,7 +76,7 @@ TEST(RuntimePipelineSlices, WithoutAFailedEventTheEndChecksTheBandThatStartsTheF
 
 // A host target's pipeline reports slices handed out only: a band is checked
 // when a later slice reuses its bytes, failing that event, ...
-TEST(RuntimePipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBytes) {
+TEST(PipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBytes) {
     EnteredCall call(guarded());
     auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 1, 1, base + 256, 256, 100), HARENA_OK);
@@ -90,7 +90,7 @@ TEST(RuntimePipelineSlices, WithoutFreesABandIsCheckedWhenALaterSliceReusesItsBy
 }
 
 // ... or, where none does, when the frame ends, which fails the call.
-TEST(RuntimePipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRecorded) {
+TEST(PipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRecorded) {
     EnteredCall call(guarded());
     auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base + 256, 256, 256), HARENA_OK);
@@ -108,7 +108,7 @@ TEST(RuntimePipelineSlices, WithoutFreesTheEndChecksTheBandsOfEverySliceStillRec
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimePipelineSlices, WithGuardModeOffEventsCheckNothing) {
+TEST(PipelineSlices, WithGuardModeOffEventsCheckNothing) {
     EnteredCall call(HostArena::defaults());
     auto &[a, uc, base, table] = call;
     EXPECT_EQ(harena_pipeline_slice(uc, &table, 0, 1, base, 256, 100), HARENA_OK);
@@ -119,7 +119,7 @@ TEST(RuntimePipelineSlices, WithGuardModeOffEventsCheckNothing) {
     EXPECT_EQ(a.stats().guard_checks, 0u);
 }
 
-TEST(RuntimePipelineSlices, ANullTableIsRefused) {
+TEST(PipelineSlices, ANullTableIsRefused) {
     HostArena a(1 << 16, guarded());
     EXPECT_EQ(harena_pipeline_slice(a.arena, nullptr, 0, 1, a.base(), 256, 1), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"harena_pipeline_slice", "no slice table"}));

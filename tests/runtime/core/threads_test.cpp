@@ -34,7 +34,7 @@ private:
 
 }  // namespace
 
-TEST(RuntimeThreads, ConcurrentAllocationsAreDisjointAndAddUp) {
+TEST(Threads, ConcurrentAllocationsAreDisjointAndAddUp) {
     constexpr int kPerThread = 5000;
     HostArena a(64 << 20);
     harena_frame f = a.push();
@@ -83,7 +83,7 @@ TEST(RuntimeThreads, ConcurrentAllocationsAreDisjointAndAddUp) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeThreads, ConcurrentOverflowNeverOvercommits) {
+TEST(Threads, ConcurrentOverflowNeverOvercommits) {
     constexpr uint64_t kCapacity = 1 << 20;
     HostArena a(kCapacity);
     harena_frame f = a.push();
@@ -116,7 +116,7 @@ TEST(RuntimeThreads, ConcurrentOverflowNeverOvercommits) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeThreads, ConcurrentAllocateAndFreeNeverHandOutLiveMemory) {
+TEST(Threads, ConcurrentAllocateAndFreeNeverHandOutLiveMemory) {
     // Room for every allocation even if none were reclaimed.
     HostArena a(64 << 20);
     harena_frame f = a.push();
@@ -161,7 +161,7 @@ TEST(RuntimeThreads, ConcurrentAllocateAndFreeNeverHandOutLiveMemory) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeThreads, BytesFreedOnOneThreadAreOrderedBeforeAnotherThreadsReuse) {
+TEST(Threads, BytesFreedOnOneThreadAreOrderedBeforeAnotherThreadsReuse) {
     // One thread writes a slice and frees it; another allocates the same
     // bytes and writes them. The threads signal each other only through a
     // relaxed flag, so the one order between the two writes is the arena's

@@ -108,7 +108,7 @@ struct PinnedInstalled {
 };
 
 // Declared before the cache it outlives (see FakeBackendInstalled).
-class GraphCacheHostTableTest : public ::testing::Test {
+class GraphCacheHostTable : public ::testing::Test {
 protected:
     void SetUp() override {
         current_table = &table;
@@ -140,7 +140,7 @@ protected:
 
 // Two keys (k) alternating call by call: each graph replays the upload of
 // its own key's table, from a block it owns, which no later call overwrites.
-TEST_F(GraphCacheHostTableTest, EachGraphReplaysItsOwnKeysTableWithTwoKeysInterleaved) {
+TEST_F(GraphCacheHostTable, EachGraphReplaysItsOwnKeysTableWithTwoKeysInterleaved) {
     const std::vector<int> expected = {HARENA_GRAPH_RAN, HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED,
                                        HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED,
                                        HARENA_GRAPH_REPLAYED, HARENA_GRAPH_REPLAYED};
@@ -154,7 +154,7 @@ TEST_F(GraphCacheHostTableTest, EachGraphReplaysItsOwnKeysTableWithTwoKeysInterl
     EXPECT_EQ(pinned.freed, 2) << "and go with them";
 }
 
-TEST_F(GraphCacheHostTableTest, AnEvictedGraphFreesItsBlock) {
+TEST_F(GraphCacheHostTable, AnEvictedGraphFreesItsBlock) {
     run(1, 2);
     run(1, 2);  // captured: one block
     run(1, 3);
@@ -166,7 +166,7 @@ TEST_F(GraphCacheHostTableTest, AnEvictedGraphFreesItsBlock) {
 
 // A host stage whose result the graph does not copy (the upload ran once,
 // outside it): a replay would read a stale table, so the graph is refused.
-TEST_F(GraphCacheHostTableTest, ATableNotUploadedInsideTheGraphRefusesTheCapture) {
+TEST_F(GraphCacheHostTable, ATableNotUploadedInsideTheGraphRefusesTheCapture) {
     table.upload = false;
     EXPECT_EQ(run(1, 2), HARENA_GRAPH_RAN);
     EXPECT_EQ(run(2, 2), HARENA_GRAPH_FELL_BACK);
@@ -176,7 +176,7 @@ TEST_F(GraphCacheHostTableTest, ATableNotUploadedInsideTheGraphRefusesTheCapture
 }
 
 // Without pinned memory the table would live in memory the call frees.
-TEST_F(GraphCacheHostTableTest, WithoutPinnedMemoryTheCallIsNotCaptured) {
+TEST_F(GraphCacheHostTable, WithoutPinnedMemoryTheCallIsNotCaptured) {
     harena::detail::set_pinned_host_backend(nullptr);  // the stand-in graphs have no CUDA behind them
     EXPECT_EQ(run(1, 2), HARENA_GRAPH_RAN);
     EXPECT_EQ(run(2, 2), HARENA_GRAPH_FELL_BACK);

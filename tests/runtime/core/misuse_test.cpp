@@ -9,7 +9,7 @@
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimeMisuse, ADestroyedArenaIsReportedNotUsed) {
+TEST(Misuse, ADestroyedArenaIsReportedNotUsed) {
     harena_arena *arena = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
     ASSERT_EQ(harena_destroy(arena), HARENA_OK);
@@ -29,7 +29,7 @@ TEST(RuntimeMisuse, ADestroyedArenaIsReportedNotUsed) {
 // Each thread remembers the last arena it found live, so that scopes and
 // planned pipelines skip the registry's lock; destroying an arena on any
 // thread must still make this thread's next check fail.
-TEST(RuntimeMisuse, AnArenaDestroyedByAnotherThreadIsReportedRightAfterUse) {
+TEST(Misuse, AnArenaDestroyedByAnotherThreadIsReportedRightAfterUse) {
     harena_arena *arena = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
     harena_scope scope;
@@ -41,7 +41,7 @@ TEST(RuntimeMisuse, AnArenaDestroyedByAnotherThreadIsReportedRightAfterUse) {
     EXPECT_EQ(harena_pipeline_enter(arena, "p", nullptr, 0, 0, 0, 256), HARENA_ERROR_NOT_AN_ARENA);
 }
 
-TEST(RuntimeMisuse, DestroyingAnotherArenaKeepsThisOneUsable) {
+TEST(Misuse, DestroyingAnotherArenaKeepsThisOneUsable) {
     HostArena kept(4096);
     harena_frame f{};
     ASSERT_EQ(harena_push(kept.arena, 0, &f), HARENA_OK);
@@ -52,7 +52,7 @@ TEST(RuntimeMisuse, DestroyingAnotherArenaKeepsThisOneUsable) {
     EXPECT_EQ(harena_push(other, 0, &f), HARENA_ERROR_NOT_AN_ARENA);
 }
 
-TEST(RuntimeMisuse, AForeignPointerIsNotAnArena) {
+TEST(Misuse, AForeignPointerIsNotAnArena) {
     int not_an_arena = 0;
     auto *bogus = reinterpret_cast<harena_arena *>(&not_an_arena);
     harena_frame f{};
@@ -63,14 +63,14 @@ TEST(RuntimeMisuse, AForeignPointerIsNotAnArena) {
     EXPECT_EQ(harena_alloc(nullptr, 1, nullptr, &address), HARENA_ERROR_INVALID_ARGUMENT);
 }
 
-TEST(RuntimeMisuse, AllocationNeedsAFrame) {
+TEST(Misuse, AllocationNeedsAFrame) {
     HostArena a(4096);
     uint64_t address = 0;
     EXPECT_EQ(harena_alloc(a.arena, 10, "early", &address), HARENA_ERROR_NO_FRAME);
     EXPECT_TRUE(last_error_mentions({"no frame pushed", "10 bytes", "'early'"}));
 }
 
-TEST(RuntimeMisuse, BadOptionsAreRefused) {
+TEST(Misuse, BadOptionsAreRefused) {
     harena_arena *arena = nullptr;
     harena_options o = HostArena::defaults();
     o.alignment = 48;
@@ -90,7 +90,7 @@ TEST(RuntimeMisuse, BadOptionsAreRefused) {
     EXPECT_TRUE(last_error_mentions({"hold no 256-aligned block"}));
 }
 
-TEST(RuntimeMisuse, DestroyWhileFramesArePushedIsRefused) {
+TEST(Misuse, DestroyWhileFramesArePushedIsRefused) {
     harena_arena *arena = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
     harena_frame f{};
@@ -102,7 +102,7 @@ TEST(RuntimeMisuse, DestroyWhileFramesArePushedIsRefused) {
     EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }
 
-TEST(RuntimeMisuse, DebugModeReportsAllocationsAliveAtPop) {
+TEST(Misuse, DebugModeReportsAllocationsAliveAtPop) {
     harena_options o = HostArena::defaults();
     o.debug = 1;
     HostArena a(1 << 16, o);
@@ -119,7 +119,7 @@ TEST(RuntimeMisuse, DebugModeReportsAllocationsAliveAtPop) {
     EXPECT_EQ(harena_pop(a.arena, outer), HARENA_OK);
 }
 
-TEST(RuntimeMisuse, DebugModeCanBeTurnedOnFromTheEnvironment) {
+TEST(Misuse, DebugModeCanBeTurnedOnFromTheEnvironment) {
     ASSERT_EQ(setenv("HARENA_DEBUG", "1", 1), 0);
     HostArena a(4096);
     ASSERT_EQ(unsetenv("HARENA_DEBUG"), 0);
@@ -128,7 +128,7 @@ TEST(RuntimeMisuse, DebugModeCanBeTurnedOnFromTheEnvironment) {
     EXPECT_EQ(info.debug, 1);
 }
 
-TEST(RuntimeMisuse, AScopesFrameIsPoppedOnlyByEndingTheScope) {
+TEST(Misuse, AScopesFrameIsPoppedOnlyByEndingTheScope) {
     harena_arena *arena = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 4096, nullptr, &arena), HARENA_OK);
     harena_scope scope;
@@ -144,7 +144,7 @@ TEST(RuntimeMisuse, AScopesFrameIsPoppedOnlyByEndingTheScope) {
 
 // An object that happens to start with the arena's magic word, as a stale or
 // foreign pointer may: no entry point may take it for an arena.
-TEST(RuntimeMisuse, NoEntryPointDereferencesAForeignPointer) {
+TEST(Misuse, NoEntryPointDereferencesAForeignPointer) {
     alignas(64) static unsigned char lookalike[sizeof(harena_arena)];
     std::memset(lookalike, 0, sizeof(lookalike));
     std::memcpy(lookalike, &harena::detail::kArenaMagic, sizeof(harena::detail::kArenaMagic));
@@ -168,7 +168,7 @@ TEST(RuntimeMisuse, NoEntryPointDereferencesAForeignPointer) {
     }
 }
 
-TEST(RuntimeMisuse, FormatStatsIntoNoBufferIsRefusedUnlessItIsEmpty) {
+TEST(Misuse, FormatStatsIntoNoBufferIsRefusedUnlessItIsEmpty) {
     HostArena a(4096);
     EXPECT_EQ(harena_format_stats(a.arena, nullptr, 100), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"harena_format_stats", "NULL", "100"}));
@@ -178,7 +178,7 @@ TEST(RuntimeMisuse, FormatStatsIntoNoBufferIsRefusedUnlessItIsEmpty) {
     EXPECT_EQ(harena_format_stats(a.arena, text.data(), text.size()), needed);
 }
 
-TEST(RuntimeMisuse, AFrameStackTooDeepToHoldIsRefusedNotThrown) {
+TEST(Misuse, AFrameStackTooDeepToHoldIsRefusedNotThrown) {
     harena_options o = HostArena::defaults();
     o.max_frames = UINT32_MAX;
     harena_arena *arena = nullptr;
@@ -190,7 +190,7 @@ TEST(RuntimeMisuse, AFrameStackTooDeepToHoldIsRefusedNotThrown) {
               HARENA_ERROR_INVALID_ARGUMENT);
 }
 
-TEST(RuntimeMisuse, ARegionThatWrapsPastTheAddressSpaceIsRefused) {
+TEST(Misuse, ARegionThatWrapsPastTheAddressSpaceIsRefused) {
     harena_arena *arena = nullptr;
     const uint64_t address = UINT64_MAX - 4095;  // 4 KiB below the end, 256-aligned
     EXPECT_EQ(harena_create_from_memory(nullptr, address, 8192, nullptr, &arena), HARENA_ERROR_INVALID_ARGUMENT);
@@ -201,7 +201,7 @@ TEST(RuntimeMisuse, ARegionThatWrapsPastTheAddressSpaceIsRefused) {
     EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }
 
-TEST(RuntimeMisuse, AnAlignmentAboveTheCapacityIsRefusedAsSuch) {
+TEST(Misuse, AnAlignmentAboveTheCapacityIsRefusedAsSuch) {
     harena_arena *arena = nullptr;
     harena_options o = HostArena::defaults();
     o.alignment = uint64_t(1) << 40;

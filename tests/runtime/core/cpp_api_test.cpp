@@ -8,7 +8,7 @@ static_assert(std::is_nothrow_move_constructible_v<harena::Arena>);
 static_assert(!std::is_copy_constructible_v<harena::Scope>);
 static_assert(!std::is_move_constructible_v<harena::Scope>);
 
-TEST(RuntimeCpp, HostArenaAllocatesInFrames) {
+TEST(CppApi, HostArenaAllocatesInFrames) {
     harena::Arena arena = harena::Arena::host(1 << 20);
     EXPECT_EQ(arena.capacity(), 1u << 20);
     EXPECT_EQ(arena.alignment(), 256u);
@@ -22,7 +22,7 @@ TEST(RuntimeCpp, HostArenaAllocatesInFrames) {
     EXPECT_NE(arena.stats_string().find("allocations    1"), std::string::npos);
 }
 
-TEST(RuntimeCpp, ErrorsThrowWithTheCodeAndMessage) {
+TEST(CppApi, ErrorsThrowWithTheCodeAndMessage) {
     harena::Arena arena = harena::Arena::host(4096);
     try {
         (void)arena.allocate(10);
@@ -36,7 +36,7 @@ TEST(RuntimeCpp, ErrorsThrowWithTheCodeAndMessage) {
     EXPECT_THROW((void)harena::Arena::host(4096, options), harena::Error);
 }
 
-TEST(RuntimeCpp, MovingTransfersOwnership) {
+TEST(CppApi, MovingTransfersOwnership) {
     harena::Arena a = harena::Arena::host(4096);
     harena_arena *handle = a.get();
     harena::Arena b = std::move(a);
@@ -48,7 +48,7 @@ TEST(RuntimeCpp, MovingTransfersOwnership) {
     EXPECT_EQ(c.capacity(), 4096u);
 }
 
-TEST(RuntimeCpp, ScopeActivatesForItsLifetime) {
+TEST(CppApi, ScopeActivatesForItsLifetime) {
     harena::Arena arena = harena::Arena::host(1 << 16);
     {
         harena::Scope scope(arena);
@@ -65,7 +65,7 @@ TEST(RuntimeCpp, ScopeActivatesForItsLifetime) {
     EXPECT_EQ(arena.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeCpp, WrapUsesTheCallersMemory) {
+TEST(CppApi, WrapUsesTheCallersMemory) {
     alignas(256) static unsigned char memory[1 << 14];
     harena::Options options;
     options.overflow = harena::OverflowPolicy::fallback;
@@ -78,7 +78,7 @@ TEST(RuntimeCpp, WrapUsesTheCallersMemory) {
 // A pipeline that fails before its frame opens reports through halide_error,
 // not through the arena: the exception must not carry an earlier, unrelated
 // arena message.
-TEST(RuntimeCpp, MeasureOfAFailingCallCarriesNoStaleMessage) {
+TEST(CppApi, MeasureOfAFailingCallCarriesNoStaleMessage) {
     harena_frame frame{};
     ASSERT_EQ(harena_push(nullptr, 0, &frame), HARENA_ERROR_INVALID_ARGUMENT);  // an unrelated earlier error
     try {

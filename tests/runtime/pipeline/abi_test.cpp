@@ -4,7 +4,7 @@ using harena_test::dummy_interface;
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimePipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {
+TEST(PipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {
     HostArena a(1 << 20);
     ASSERT_EQ(harena_pipeline_enter(a.arena, "blur", nullptr, 5000, 9000, 0, 256), HARENA_OK);
     const uint64_t base = harena_pipeline_base(a.arena);
@@ -20,7 +20,7 @@ TEST(RuntimePipelineAbi, EnterBaseExitOpenAndCloseOneFrame) {
     EXPECT_EQ(harena_active_arena(nullptr), nullptr);
 }
 
-TEST(RuntimePipelineAbi, PipelinesNestAndRunBackToBack) {
+TEST(PipelineAbi, PipelinesNestAndRunBackToBack) {
     HostArena a(1 << 20);
     harena_frame user = a.push();
     a.alloc(1000);
@@ -40,7 +40,7 @@ TEST(RuntimePipelineAbi, PipelinesNestAndRunBackToBack) {
     EXPECT_EQ(harena_pop(a.arena, user), HARENA_OK);
 }
 
-TEST(RuntimePipelineAbi, BaseSkipsFramesThePipelineDidNotPush) {
+TEST(PipelineAbi, BaseSkipsFramesThePipelineDidNotPush) {
     HostArena a(1 << 20);
     ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 512, 512, 0, 256), HARENA_OK);
     const uint64_t base = harena_pipeline_base(a.arena);
@@ -55,7 +55,7 @@ TEST(RuntimePipelineAbi, BaseSkipsFramesThePipelineDidNotPush) {
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimePipelineAbi, OverflowNamesThePipelineAndTheSizes) {
+TEST(PipelineAbi, OverflowNamesThePipelineAndTheSizes) {
     HostArena a(8192);
     harena_frame user = a.push(1000);
     EXPECT_EQ(harena_pipeline_enter(a.arena, "resnet_block", nullptr, 10000, 20000, 0, 256), HARENA_ERROR_OVERFLOW);
@@ -67,7 +67,7 @@ TEST(RuntimePipelineAbi, OverflowNamesThePipelineAndTheSizes) {
     EXPECT_EQ(harena_pop(a.arena, user), HARENA_OK);
 }
 
-TEST(RuntimePipelineAbi, AnOverflowOfAPipelineWithoutAWorstCaseSaysHowToSizeTheArena) {
+TEST(PipelineAbi, AnOverflowOfAPipelineWithoutAWorstCaseSaysHowToSizeTheArena) {
     HostArena a(8192);
     EXPECT_EQ(harena_pipeline_enter(a.arena, "level_pyramid", nullptr, 10000, 0, 0, 256), HARENA_ERROR_OVERFLOW);
     EXPECT_TRUE(last_error_mentions({"pipeline 'level_pyramid'", "needs 10000 bytes", "no worst case",
@@ -75,7 +75,7 @@ TEST(RuntimePipelineAbi, AnOverflowOfAPipelineWithoutAWorstCaseSaysHowToSizeTheA
     EXPECT_FALSE(last_error_mentions({"cover every run"}));
 }
 
-TEST(RuntimePipelineAbi, TheUserContextMustBeALiveArena) {
+TEST(PipelineAbi, TheUserContextMustBeALiveArena) {
     EXPECT_EQ(harena_pipeline_enter(nullptr, "p", nullptr, 10, 10, 0, 256), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"pipeline 'p'", "NULL user_context"}));
     int not_an_arena = 0;
@@ -90,7 +90,7 @@ TEST(RuntimePipelineAbi, TheUserContextMustBeALiveArena) {
     EXPECT_TRUE(last_error_mentions({"harena_pipeline_exit", "not a live arena"}));
 }
 
-TEST(RuntimePipelineAbi, TheDeviceInterfaceMustMatch) {
+TEST(PipelineAbi, TheDeviceInterfaceMustMatch) {
     HostArena a(4096);
     EXPECT_EQ(harena_pipeline_enter(a.arena, "gpu_pipe", dummy_interface(), 10, 10, 0, 256),
               HARENA_ERROR_INCOMPATIBLE_DEVICE_INTERFACE);
@@ -98,7 +98,7 @@ TEST(RuntimePipelineAbi, TheDeviceInterfaceMustMatch) {
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimePipelineAbi, OnlyThePipelinePopsItsFrame) {
+TEST(PipelineAbi, OnlyThePipelinePopsItsFrame) {
     HostArena a(4096);
     ASSERT_EQ(harena_pipeline_enter(a.arena, "p", nullptr, 256, 256, 0, 256), HARENA_OK);
     harena_stats s = a.stats();
@@ -112,7 +112,7 @@ TEST(RuntimePipelineAbi, OnlyThePipelinePopsItsFrame) {
     EXPECT_EQ(harena_active_arena(nullptr), nullptr);
 }
 
-TEST(RuntimePipelineAbi, BaseWithoutAPipelineFrameIsAnError) {
+TEST(PipelineAbi, BaseWithoutAPipelineFrameIsAnError) {
     HostArena a(4096);
     EXPECT_EQ(harena_pipeline_base(a.arena), 0u);
     EXPECT_TRUE(last_error_mentions({"no frame pushed by harena_pipeline_enter"}));
@@ -121,7 +121,7 @@ TEST(RuntimePipelineAbi, BaseWithoutAPipelineFrameIsAnError) {
 // A pipeline's slices lie at its frame's base plus offsets that are multiples
 // of the alignment it was planned at: the arena's frames must be aligned at
 // least as strictly.
-TEST(RuntimePipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
+TEST(PipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
     harena_options options = HostArena::defaults();
     options.alignment = 64;
     HostArena fine(4096, options);
@@ -144,7 +144,7 @@ TEST(RuntimePipelineAbi, ThePlansAlignmentMustDivideTheArenas) {
 
 // A pipeline that plans nothing needs no arena: its declaration accepts any
 // user_context and, outside a graph capture, neither pushes a frame nor fails.
-TEST(RuntimePipelineAbi, ADeclarationTakesAnyUserContextAndTouchesNoArena) {
+TEST(PipelineAbi, ADeclarationTakesAnyUserContextAndTouchesNoArena) {
     HostArena a(4096);
     int programs_own_struct = 0;
     for (uint32_t traits : {0u, static_cast<uint32_t>(HARENA_PIPELINE_CAPTURABLE)}) {
@@ -166,7 +166,7 @@ TEST(RuntimePipelineAbi, ADeclarationTakesAnyUserContextAndTouchesNoArena) {
         EXPECT_NE(reinterpret_cast<void *>(&function), nullptr); \
     } while (0)
 
-TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
+TEST(PipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_ENTER, harena_pipeline_enter);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_DECLARE, harena_pipeline_declare);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_BASE, harena_pipeline_base);
@@ -187,7 +187,7 @@ TEST(RuntimePipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
 }
 
 // The default every side uses: the pass, harena_options_init and the C++ layer.
-TEST(RuntimePipelineAbi, ArenasAreCreatedAtTheDefaultPlanAlignment) {
+TEST(PipelineAbi, ArenasAreCreatedAtTheDefaultPlanAlignment) {
     harena_options options;
     harena_options_init(&options);
     EXPECT_EQ(options.alignment, uint64_t(HARENA_DEFAULT_ALIGNMENT));
@@ -195,7 +195,7 @@ TEST(RuntimePipelineAbi, ArenasAreCreatedAtTheDefaultPlanAlignment) {
 
 // The guard-band layout: the band a pipeline leaves is the arena's, a
 // multiple of the arena's alignment, which a pipeline uses as it is.
-TEST(RuntimePipelineAbi, TheGuardBandIsAMultipleOfTheArenasAlignment) {
+TEST(PipelineAbi, TheGuardBandIsAMultipleOfTheArenasAlignment) {
     for (uint64_t alignment : {64u, 256u, 1024u}) {
         harena_options options = HostArena::defaults();
         options.alignment = alignment;

@@ -1,4 +1,4 @@
-// A shared library that holds the runtime, for test_loaded_library.cpp: the
+// A shared library that holds the runtime, for loaded_library_test.cpp: the
 // way a Python extension or a PyTorch operator library carries it into a
 // process that loads it with dlopen after start-up.
 #include <cstdint>

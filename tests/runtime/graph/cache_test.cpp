@@ -65,7 +65,7 @@ int call_current(void *uc, halide_buffer_t *in, float k, halide_buffer_t *out) {
     return (*current)(uc, in, k, out);
 }
 
-class GraphCacheTest : public ::testing::Test {
+class GraphCache : public ::testing::Test {
 protected:
     void SetUp() override {
         current = &pipeline;
@@ -100,7 +100,7 @@ protected:
 
 }  // namespace
 
-TEST_F(GraphCacheTest, TheFirstCallRunsTheSecondIsCapturedAndLaterOnesReplay) {
+TEST_F(GraphCache, TheFirstCallRunsTheSecondIsCapturedAndLaterOnesReplay) {
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_CAPTURED);
     for (float x : {5.0f, 7.0f, 11.0f}) {
@@ -118,7 +118,7 @@ TEST_F(GraphCacheTest, TheFirstCallRunsTheSecondIsCapturedAndLaterOnesReplay) {
     EXPECT_EQ(arena.stats().frame_depth, 0u);
 }
 
-TEST_F(GraphCacheTest, AnotherScalarOrAnotherBufferIsAnotherGraph) {
+TEST_F(GraphCache, AnotherScalarOrAnotherBufferIsAnotherGraph) {
     run(1, 3);
     run(1, 3);
     EXPECT_EQ(run(1, 4), HARENA_GRAPH_RAN) << "k is part of the key";
@@ -132,7 +132,7 @@ TEST_F(GraphCacheTest, AnotherScalarOrAnotherBufferIsAnotherGraph) {
     EXPECT_EQ(graphs.stats().misses, 4u);
 }
 
-TEST_F(GraphCacheTest, TheLeastRecentlyUsedGraphGoesFirstAndNoneLeaks) {
+TEST_F(GraphCache, TheLeastRecentlyUsedGraphGoesFirstAndNoneLeaks) {
     for (float k : {1.0f, 2.0f}) {
         run(1, k);
         run(1, k);
@@ -145,7 +145,7 @@ TEST_F(GraphCacheTest, TheLeastRecentlyUsedGraphGoesFirstAndNoneLeaks) {
     EXPECT_EQ(fake.graphs_made, 2);
 }
 
-TEST_F(GraphCacheTest, InputsOnTheHostAreTheCallersToCopy) {
+TEST_F(GraphCache, InputsOnTheHostAreTheCallersToCopy) {
     run(1, 3);
     in.buf.set_host_dirty(true);  // written on the host, not uploaded
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);
@@ -161,7 +161,7 @@ TEST_F(GraphCacheTest, InputsOnTheHostAreTheCallersToCopy) {
     EXPECT_EQ(graphs.stats().captures, 0u);
 }
 
-TEST_F(GraphCacheTest, WithoutAStreamEveryCallIsOrdinary) {
+TEST_F(GraphCache, WithoutAStreamEveryCallIsOrdinary) {
     ASSERT_EQ(harena_set_cuda_binding(arena.get(), nullptr), HARENA_OK);
     for (int i = 0; i < 3; i++) {
         EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);
@@ -169,7 +169,7 @@ TEST_F(GraphCacheTest, WithoutAStreamEveryCallIsOrdinary) {
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NO_STREAM], 3u);
 }
 
-TEST_F(GraphCacheTest, APipelineThatDeclaresHostWorkIsNeverCapturedAndDoesNotRunDuringTheAttempt) {
+TEST_F(GraphCache, APipelineThatDeclaresHostWorkIsNeverCapturedAndDoesNotRunDuringTheAttempt) {
     pipeline.traits = 0;
     run(1, 3);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
@@ -181,14 +181,14 @@ TEST_F(GraphCacheTest, APipelineThatDeclaresHostWorkIsNeverCapturedAndDoesNotRun
     EXPECT_EQ(arena.stats().frame_depth, 0u);
 }
 
-TEST_F(GraphCacheTest, ACallThatNeverEntersTheArenaIsNotPlanned) {
+TEST_F(GraphCache, ACallThatNeverEntersTheArenaIsNotPlanned) {
     pipeline.entry = Entry::none;
     run(1, 3);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_PLANNED], 1u);
 }
 
-TEST_F(GraphCacheTest, APipelineThatPlansNothingAndDeclaresItselfCapturableReplays) {
+TEST_F(GraphCache, APipelineThatPlansNothingAndDeclaresItselfCapturableReplays) {
     pipeline.entry = Entry::declared;
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_CAPTURED);
@@ -200,7 +200,7 @@ TEST_F(GraphCacheTest, APipelineThatPlansNothingAndDeclaresItselfCapturableRepla
     EXPECT_EQ(arena.stats().bytes_in_use, 0u);
 }
 
-TEST_F(GraphCacheTest, APipelineThatPlansNothingButDeclaresHostWorkFallsBackAsNotCapturable) {
+TEST_F(GraphCache, APipelineThatPlansNothingButDeclaresHostWorkFallsBackAsNotCapturable) {
     pipeline.entry = Entry::declared;
     pipeline.traits = 0;
     run(1, 3);
@@ -211,14 +211,14 @@ TEST_F(GraphCacheTest, APipelineThatPlansNothingButDeclaresHostWorkFallsBackAsNo
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_NOT_PLANNED], 0u);
 }
 
-TEST_F(GraphCacheTest, AnAllocationDuringTheCaptureRefusesTheGraph) {
+TEST_F(GraphCache, AnAllocationDuringTheCaptureRefusesTheGraph) {
     pipeline.allocates = true;
     run(1, 3);
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_ALLOCATED], 1u);
 }
 
-TEST_F(GraphCacheTest, AnInvalidatedCaptureFallsBackAndIsNotRetried) {
+TEST_F(GraphCache, AnInvalidatedCaptureFallsBackAndIsNotRetried) {
     run(1, 3);
     fake.fail_end = true;
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
@@ -226,7 +226,7 @@ TEST_F(GraphCacheTest, AnInvalidatedCaptureFallsBackAndIsNotRetried) {
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_CAPTURE_FAILED], 2u);
 }
 
-TEST_F(GraphCacheTest, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTriesAgain) {
+TEST_F(GraphCache, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTriesAgain) {
     run(1, 3);
     pipeline.fails = -7;
     EXPECT_EQ(graphs.run(call_current, &in.buf, 3.0f, &out.buf), -7);
@@ -235,7 +235,7 @@ TEST_F(GraphCacheTest, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTri
     EXPECT_EQ(run(4, 3), HARENA_GRAPH_CAPTURED);
 }
 
-TEST_F(GraphCacheTest, ARegionThatGrewInvalidatesItsGraphs) {
+TEST_F(GraphCache, ARegionThatGrewInvalidatesItsGraphs) {
     run(1, 3);
     run(1, 3);
     ASSERT_EQ(harena_pipeline_enter(arena.get(), "big", nullptr, 1 << 20, 1 << 20, 0, 256), HARENA_OK);
@@ -246,7 +246,7 @@ TEST_F(GraphCacheTest, ARegionThatGrewInvalidatesItsGraphs) {
     EXPECT_EQ(fake.graphs_destroyed, 1);
 }
 
-TEST_F(GraphCacheTest, InGuardModeCallsAreNeverCapturedBecauseTheBandsAreCopiedAroundEachSlice) {
+TEST_F(GraphCache, InGuardModeCallsAreNeverCapturedBecauseTheBandsAreCopiedAroundEachSlice) {
     harena::Options guarded;
     guarded.guard = true;
     harena::Arena guarded_arena = harena::Arena::host(1 << 16, guarded);
@@ -270,7 +270,7 @@ TEST_F(GraphCacheTest, InGuardModeCallsAreNeverCapturedBecauseTheBandsAreCopiedA
 
 // harena_graph_wait: a replay's own signal, or the stream.
 
-TEST_F(GraphCacheTest, AWaitAfterAGraphReadsItsSignalAndAfterAnOrdinaryCallWaitsOnTheStream) {
+TEST_F(GraphCache, AWaitAfterAGraphReadsItsSignalAndAfterAnOrdinaryCallWaitsOnTheStream) {
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_RAN);
     graphs.wait();
     EXPECT_EQ(fake.synchronizes, 1) << "an ordinary call writes no signal";
@@ -284,7 +284,7 @@ TEST_F(GraphCacheTest, AWaitAfterAGraphReadsItsSignalAndAfterAnOrdinaryCallWaits
     EXPECT_EQ(fake.signals_made, 1) << "one signal for all of the cache's graphs";
 }
 
-TEST_F(GraphCacheTest, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIsLate) {
+TEST_F(GraphCache, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIsLate) {
     run(1, 3);
     graphs.wait();  // the capture below ends with the signal
     run(2, 3);
@@ -299,7 +299,7 @@ TEST_F(GraphCacheTest, AWaitForAGraphStillRunningWaitsOnTheStreamOnceTheSignalIs
     EXPECT_EQ(fake.synchronizes, 2) << "one after the ordinary call, one once the replay's signal was late";
 }
 
-TEST_F(GraphCacheTest, WithoutASignalEveryWaitIsOnTheStream) {
+TEST_F(GraphCache, WithoutASignalEveryWaitIsOnTheStream) {
     fake.fail_signal_create = true;
     for (int expected : {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED}) {
         EXPECT_EQ(run(2, 3), expected);
@@ -309,7 +309,7 @@ TEST_F(GraphCacheTest, WithoutASignalEveryWaitIsOnTheStream) {
     EXPECT_EQ(fake.signals_made, 0);
 }
 
-TEST_F(GraphCacheTest, ACacheNeverWaitedOnCapturesItsGraphsWithoutTheSignal) {
+TEST_F(GraphCache, ACacheNeverWaitedOnCapturesItsGraphsWithoutTheSignal) {
     for (int expected : {HARENA_GRAPH_RAN, HARENA_GRAPH_CAPTURED, HARENA_GRAPH_REPLAYED}) {
         EXPECT_EQ(run(2, 3), expected);
     }
@@ -323,7 +323,7 @@ TEST_F(GraphCacheTest, ACacheNeverWaitedOnCapturesItsGraphsWithoutTheSignal) {
     EXPECT_EQ(fake.synchronizes, 1);
 }
 
-TEST_F(GraphCacheTest, ACacheGoesOnlyAfterItsGraphsHaveWrittenTheSignal) {
+TEST_F(GraphCache, ACacheGoesOnlyAfterItsGraphsHaveWrittenTheSignal) {
     {
         harena::GraphCache local{arena, 2};
         in.value = 2;
@@ -345,7 +345,7 @@ TEST_F(GraphCacheTest, ACacheGoesOnlyAfterItsGraphsHaveWrittenTheSignal) {
     EXPECT_EQ(fake.signals_destroyed, 1);
 }
 
-TEST_F(GraphCacheTest, AWaitWithoutAStreamOrACacheIsAnErrorThatSaysWhatToDo) {
+TEST_F(GraphCache, AWaitWithoutAStreamOrACacheIsAnErrorThatSaysWhatToDo) {
     EXPECT_EQ(harena_graph_wait(nullptr), HARENA_ERROR_INVALID_ARGUMENT);
     ASSERT_EQ(harena_set_cuda_binding(arena.get(), nullptr), HARENA_OK);
     EXPECT_EQ(run(1, 3), HARENA_GRAPH_FELL_BACK);

@@ -125,7 +125,7 @@ struct StreamArena {
     return ::testing::AssertionSuccess();
 }
 
-TEST(RuntimeStreams, ReuseOnTheSameStreamRecordsNothing) {
+TEST(StreamOrder, ReuseOnTheSameStreamRecordsNothing) {
     StreamArena a;
     for (int round = 0; round < 3; round++) {
         const harena_frame f = a.push(stream(1), 512);
@@ -138,7 +138,7 @@ TEST(RuntimeStreams, ReuseOnTheSameStreamRecordsNothing) {
     EXPECT_EQ(a.stats().stream_crossings, 0u);
 }
 
-TEST(RuntimeStreams, FramesOnAlternatingStreamsCrossOncePerSwitch) {
+TEST(StreamOrder, FramesOnAlternatingStreamsCrossOncePerSwitch) {
     StreamArena a;
     void *order[] = {stream(1), stream(2), stream(2), stream(1), stream(2)};
     for (void *s : order) {
@@ -155,7 +155,7 @@ TEST(RuntimeStreams, FramesOnAlternatingStreamsCrossOncePerSwitch) {
     EXPECT_EQ(log_.events_created, 1) << "crossings take their event from the pool";
 }
 
-TEST(RuntimeStreams, AReservationCrossesAtThePush) {
+TEST(StreamOrder, AReservationCrossesAtThePush) {
     StreamArena a;
     a.pop(a.push(stream(1), 8192));
     const harena_frame f = a.push(stream(2), 4096);
@@ -163,7 +163,7 @@ TEST(RuntimeStreams, AReservationCrossesAtThePush) {
     a.pop(f);
 }
 
-TEST(RuntimeStreams, BytesNoStreamUsedCrossNothing) {
+TEST(StreamOrder, BytesNoStreamUsedCrossNothing) {
     StreamArena a;
     const harena_frame outer = a.push(stream(1));
     (void)a.alloc(stream(1), 4096);
@@ -174,7 +174,7 @@ TEST(RuntimeStreams, BytesNoStreamUsedCrossNothing) {
     EXPECT_TRUE(crossed({}));
 }
 
-TEST(RuntimeStreams, AFreeOnAnotherStreamHandsItsBytesOverOnce) {
+TEST(StreamOrder, AFreeOnAnotherStreamHandsItsBytesOverOnce) {
     StreamArena a;
     const harena_frame f = a.push(stream(1));
     const uint64_t x = a.alloc(stream(2), 2048);  // fresh bytes: no crossing
@@ -184,7 +184,7 @@ TEST(RuntimeStreams, AFreeOnAnotherStreamHandsItsBytesOverOnce) {
     a.pop(f);
 }
 
-TEST(RuntimeStreams, FourStreamsTakingTurnsCrossAtEveryTurn) {
+TEST(StreamOrder, FourStreamsTakingTurnsCrossAtEveryTurn) {
     StreamArena a;
     const harena_frame f = a.push(stream(1));
     uint64_t first = 0;
@@ -205,7 +205,7 @@ TEST(RuntimeStreams, FourStreamsTakingTurnsCrossAtEveryTurn) {
                          {stream(3), stream(4)}}));
 }
 
-TEST(RuntimeStreams, APopReleasesOnEveryStreamThatUsedTheFrame) {
+TEST(StreamOrder, APopReleasesOnEveryStreamThatUsedTheFrame) {
     StreamArena a;
     harena_frame f = a.push(stream(1));
     const uint64_t x = a.alloc(stream(2), 1024);
@@ -218,7 +218,7 @@ TEST(RuntimeStreams, APopReleasesOnEveryStreamThatUsedTheFrame) {
     a.pop(f);
 }
 
-TEST(RuntimeStreams, ARetiredStreamIsWaitedForThroughItsRetirementEvent) {
+TEST(StreamOrder, ARetiredStreamIsWaitedForThroughItsRetirementEvent) {
     StreamArena a;
     a.pop(a.push(stream(1), 4096));
     ASSERT_EQ(harena_retire_stream(a.arena, stream(1)), HARENA_OK) << harena_last_error();
@@ -233,7 +233,7 @@ TEST(RuntimeStreams, ARetiredStreamIsWaitedForThroughItsRetirementEvent) {
     a.pop(f);
 }
 
-TEST(RuntimeStreams, AStreamAPushedFrameUsesCannotRetire) {
+TEST(StreamOrder, AStreamAPushedFrameUsesCannotRetire) {
     StreamArena a;
     const harena_frame f = a.push(stream(1));
     EXPECT_EQ(harena_retire_stream(a.arena, stream(1)), HARENA_ERROR_ARENA_IN_USE);
@@ -241,7 +241,7 @@ TEST(RuntimeStreams, AStreamAPushedFrameUsesCannotRetire) {
     a.pop(f);
 }
 
-TEST(RuntimeStreams, AHostArenaTakesNoStream) {
+TEST(StreamOrder, AHostArenaTakesNoStream) {
     harena_test::HostArena host(1 << 16);
     harena_frame f{};
     EXPECT_EQ(harena_push_on_stream(host.arena, 0, stream(1), &f), HARENA_ERROR_INVALID_ARGUMENT);
@@ -253,7 +253,7 @@ TEST(RuntimeStreams, AHostArenaTakesNoStream) {
     EXPECT_EQ(harena_pop(host.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeStreams, ThreadsOnTwoStreamsShareAFrame) {
+TEST(StreamOrder, ThreadsOnTwoStreamsShareAFrame) {
     StreamArena a;
     const harena_frame f = a.push(stream(1));
     auto work = [&](void *s) {

@@ -5,7 +5,7 @@
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimeAlloc, EveryAllocationIsAlignedTo256ByDefault) {
+TEST(Alloc, EveryAllocationIsAlignedTo256ByDefault) {
     HostArena a(1 << 20);
     harena_frame f = a.push();
     EXPECT_EQ(a.base() % 256, 0u);
@@ -15,7 +15,7 @@ TEST(RuntimeAlloc, EveryAllocationIsAlignedTo256ByDefault) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, AlignmentIsConfigurable) {
+TEST(Alloc, AlignmentIsConfigurable) {
     for (uint64_t alignment : {1u, 8u, 64u, 4096u}) {
         harena_options o = HostArena::defaults();
         o.alignment = alignment;
@@ -34,7 +34,7 @@ TEST(RuntimeAlloc, AlignmentIsConfigurable) {
     }
 }
 
-TEST(RuntimeAlloc, ZeroBytesStillGetsADistinctAddress) {
+TEST(Alloc, ZeroBytesStillGetsADistinctAddress) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     const uint64_t p = a.alloc(0);
@@ -43,7 +43,7 @@ TEST(RuntimeAlloc, ZeroBytesStillGetsADistinctAddress) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, MemoryIsUsable) {
+TEST(Alloc, MemoryIsUsable) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     auto *p = reinterpret_cast<char *>(a.alloc(1000));
@@ -55,7 +55,7 @@ TEST(RuntimeAlloc, MemoryIsUsable) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, FreeOfTheMostRecentAllocationGivesItsBytesBack) {
+TEST(Alloc, FreeOfTheMostRecentAllocationGivesItsBytesBack) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     const uint64_t p = a.alloc(100);
@@ -68,7 +68,7 @@ TEST(RuntimeAlloc, FreeOfTheMostRecentAllocationGivesItsBytesBack) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, OtherFreesWaitForThePop) {
+TEST(Alloc, OtherFreesWaitForThePop) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     const uint64_t p = a.alloc(100);
@@ -83,7 +83,7 @@ TEST(RuntimeAlloc, OtherFreesWaitForThePop) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeAlloc, FreeNeverReachesBelowTheTopFrame) {
+TEST(Alloc, FreeNeverReachesBelowTheTopFrame) {
     HostArena a(1 << 16);
     harena_frame outer = a.push();
     const uint64_t p = a.alloc(256);
@@ -99,7 +99,7 @@ TEST(RuntimeAlloc, FreeNeverReachesBelowTheTopFrame) {
     EXPECT_EQ(harena_pop(a.arena, outer), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, FreeNeverReachesIntoAReservation) {
+TEST(Alloc, FreeNeverReachesIntoAReservation) {
     HostArena a(1 << 16);
     harena_frame f = a.push(512);
     EXPECT_EQ(harena_free(a.arena, f.base + 256, 256), HARENA_OK);
@@ -107,7 +107,7 @@ TEST(RuntimeAlloc, FreeNeverReachesIntoAReservation) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, FreeOfAForeignAddressIsAnError) {
+TEST(Alloc, FreeOfAForeignAddressIsAnError) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     int local = 0;
@@ -116,7 +116,7 @@ TEST(RuntimeAlloc, FreeOfAForeignAddressIsAnError) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeAlloc, WrappedMemoryIsNeverAllocatedOrFreedByTheArena) {
+TEST(Alloc, WrappedMemoryIsNeverAllocatedOrFreedByTheArena) {
     alignas(256) static unsigned char block[8192 + 100];
     harena_arena *arena = nullptr;
     // An unaligned start: the base moves up to the next 256 bytes.

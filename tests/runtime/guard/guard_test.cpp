@@ -24,7 +24,7 @@ void write_byte(uint64_t address, uint8_t value = 0) {
 
 }  // namespace
 
-TEST(RuntimeGuard, OffByDefaultAndSlicesStayAsBefore) {
+TEST(Guard, OffByDefaultAndSlicesStayAsBefore) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     EXPECT_EQ(f.base, a.base());
@@ -36,7 +36,7 @@ TEST(RuntimeGuard, OffByDefaultAndSlicesStayAsBefore) {
     EXPECT_EQ(a.stats().guard_checks, 0u);
 }
 
-TEST(RuntimeGuard, EachSliceIsFollowedByABandAndEachFrameStartsWithOne) {
+TEST(Guard, EachSliceIsFollowedByABandAndEachFrameStartsWithOne) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     EXPECT_EQ(f.base, a.base() + 256);
@@ -54,7 +54,7 @@ TEST(RuntimeGuard, EachSliceIsFollowedByABandAndEachFrameStartsWithOne) {
     EXPECT_EQ(s.guard_damaged, 0u);
 }
 
-TEST(RuntimeGuard, AWriteOneBytePastTheEndIsReportedAtFree) {
+TEST(Guard, AWriteOneBytePastTheEndIsReportedAtFree) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     const uint64_t p = a.alloc(100, "blur_x");
@@ -67,7 +67,7 @@ TEST(RuntimeGuard, AWriteOneBytePastTheEndIsReportedAtFree) {
     EXPECT_EQ(a.stats().guard_damaged, 1u);
 }
 
-TEST(RuntimeGuard, AWriteOneRowPastTheEndIsReportedAtPopWithItsExtent) {
+TEST(Guard, AWriteOneRowPastTheEndIsReportedAtPopWithItsExtent) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     // An 8 x 4 image of 4-byte elements: its fifth row starts at byte 128.
@@ -77,7 +77,7 @@ TEST(RuntimeGuard, AWriteOneRowPastTheEndIsReportedAtPopWithItsExtent) {
     EXPECT_TRUE(last_error_mentions({"'image'", "32 byte(s)", "from 1 to 32 bytes past its end"}));
 }
 
-TEST(RuntimeGuard, AWriteBeforeAFramesFirstSliceIsReported) {
+TEST(Guard, AWriteBeforeAFramesFirstSliceIsReported) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     const uint64_t p = a.alloc(64);
@@ -86,7 +86,7 @@ TEST(RuntimeGuard, AWriteBeforeAFramesFirstSliceIsReported) {
     EXPECT_TRUE(last_error_mentions({"wrote before the first slice of frame #", "from 4 to 4 bytes before it"}));
 }
 
-TEST(RuntimeGuard, AReservationHasABandToo) {
+TEST(Guard, AReservationHasABandToo) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push(1000);
     write_byte(f.base + 1000);
@@ -94,7 +94,7 @@ TEST(RuntimeGuard, AReservationHasABandToo) {
     EXPECT_TRUE(last_error_mentions({"the reservation of frame #", "from 1 to 1 bytes past its end"}));
 }
 
-TEST(RuntimeGuard, BytesReusedAfterALastInFirstOutFreeAreNotMistakenForDamage) {
+TEST(Guard, BytesReusedAfterALastInFirstOutFreeAreNotMistakenForDamage) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     const uint64_t p = a.alloc(100);
@@ -107,7 +107,7 @@ TEST(RuntimeGuard, BytesReusedAfterALastInFirstOutFreeAreNotMistakenForDamage) {
     EXPECT_EQ(a.stats().guard_damaged, 0u);
 }
 
-TEST(RuntimeGuard, ANestedFramesBandsAreCheckedAtItsOwnPop) {
+TEST(Guard, ANestedFramesBandsAreCheckedAtItsOwnPop) {
     HostArena a(1 << 16, guarded());
     harena_frame outer = a.push();
     const uint64_t p = a.alloc(10, "outer");
@@ -121,7 +121,7 @@ TEST(RuntimeGuard, ANestedFramesBandsAreCheckedAtItsOwnPop) {
     EXPECT_TRUE(last_error_mentions({"'outer'", "from 3 to 3 bytes past its end"}));
 }
 
-TEST(RuntimeGuard, TheBandIsRoundedUpToTheAlignment) {
+TEST(Guard, TheBandIsRoundedUpToTheAlignment) {
     HostArena a(1 << 16, guarded(1));
     harena_frame f = a.push();
     const uint64_t p = a.alloc(256), q = a.alloc(256);
@@ -129,14 +129,14 @@ TEST(RuntimeGuard, TheBandIsRoundedUpToTheAlignment) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeGuard, ABandOfNoBytesIsRefused) {
+TEST(Guard, ABandOfNoBytesIsRefused) {
     harena_options o = guarded(0);
     harena_arena *arena = nullptr;
     EXPECT_EQ(harena_create(nullptr, nullptr, 1 << 16, &o, &arena), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"guard_bytes is 0"}));
 }
 
-TEST(RuntimeGuard, TheEnvironmentSwitchesItOn) {
+TEST(Guard, TheEnvironmentSwitchesItOn) {
     ASSERT_EQ(setenv("HARENA_GUARD", "1", 1), 0);
     HostArena a(1 << 16);
     ASSERT_EQ(unsetenv("HARENA_GUARD"), 0);
@@ -148,7 +148,7 @@ TEST(RuntimeGuard, TheEnvironmentSwitchesItOn) {
 
 // The entry points planned pipelines call: slices they place themselves,
 // sharing bytes between buffers that are never alive together.
-TEST(RuntimeGuard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused) {
+TEST(Guard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused) {
     HostArena a(1 << 16, guarded());
     void *uc = a.arena;
     EXPECT_EQ(harena_pipeline_guard_bytes(uc), 256u);
@@ -174,13 +174,13 @@ TEST(RuntimeGuard, PlannedSlicesAreCheckedAtTheirFreeAndWhenTheirBytesAreReused)
     EXPECT_EQ(a.stats().guard_damaged, 3u);
 }
 
-TEST(RuntimeGuard, APlannedSliceOutsideTheArenaIsRefused) {
+TEST(Guard, APlannedSliceOutsideTheArenaIsRefused) {
     HostArena a(1 << 16, guarded());
     EXPECT_EQ(harena::detail::guard_slice(a.arena, "p", "f", a.base() + (1 << 16) - 10, 8, 256), HARENA_ERROR_NOT_IN_ARENA);
     EXPECT_TRUE(last_error_mentions({"the slice of f", "is not inside arena"}));
 }
 
-TEST(RuntimeGuard, StatisticsShowTheBands) {
+TEST(Guard, StatisticsShowTheBands) {
     HostArena a(1 << 16, guarded());
     harena_frame f = a.push();
     a.alloc(1);

@@ -93,7 +93,7 @@ TEST_P(InvalidFree, AnAddressThatIsNoSliceStartIsRefused) {
     EXPECT_EQ(harena_free(a.arena, p, 1000), HARENA_OK);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, InvalidFree, ::testing::Values("plain", "debug", "guard"),
+INSTANTIATE_TEST_SUITE_P(Modes, InvalidFree, ::testing::Values("plain", "debug", "guard"),
                          [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
 
 // Below the top slice only the record that debug and guard modes keep can
@@ -116,7 +116,7 @@ TEST_P(InvalidFreeChecked, EveryMismatchBelowTheTopIsRefused) {
     EXPECT_EQ(harena_free(a.arena, first, 512), HARENA_OK);
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, InvalidFreeChecked, ::testing::Values("debug", "guard"),
+INSTANTIATE_TEST_SUITE_P(Modes, InvalidFreeChecked, ::testing::Values("debug", "guard"),
                          [](const ::testing::TestParamInfo<const char *> &info) { return std::string(info.param); });
 
 }  // namespace

@@ -5,7 +5,7 @@
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimeOverflow, ErrorPolicyReportsRequestLeftCapacityAndName) {
+TEST(Overflow, ErrorPolicyReportsRequestLeftCapacityAndName) {
     HostArena a(8192);
     harena_frame f = a.push();
     a.alloc(5000);
@@ -24,7 +24,7 @@ TEST(RuntimeOverflow, ErrorPolicyReportsRequestLeftCapacityAndName) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeOverflow, HugeRequestsDoNotWrapAround) {
+TEST(Overflow, HugeRequestsDoNotWrapAround) {
     HostArena a(8192);
     harena_frame f = a.push();
     uint64_t address = 0;
@@ -33,7 +33,7 @@ TEST(RuntimeOverflow, HugeRequestsDoNotWrapAround) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeOverflow, FallbackPolicyHandsTheRequestBackWithoutAnError) {
+TEST(Overflow, FallbackPolicyHandsTheRequestBackWithoutAnError) {
     harena_options o = HostArena::defaults();
     o.overflow_policy = HARENA_OVERFLOW_FALLBACK;
     HostArena a(4096, o);

@@ -72,7 +72,7 @@ harena_options guard_and_debug() {
     return o;
 }
 
-TEST(RuntimeOutOfMemory, TheInjectionMakesAllocationsFail) {
+TEST(OutOfMemory, TheInjectionMakesAllocationsFail) {
     // The premise of the tests below.
     NoHostMemory none;
     bool threw = false;
@@ -85,7 +85,7 @@ TEST(RuntimeOutOfMemory, TheInjectionMakesAllocationsFail) {
     EXPECT_TRUE(threw);
 }
 
-TEST(RuntimeOutOfMemory, AnOverflowOfANamedAllocationReturnsACode) {
+TEST(OutOfMemory, AnOverflowOfANamedAllocationReturnsACode) {
     HostArena a(4096);
     harena_frame f = a.push();
     uint64_t address = 0;
@@ -99,7 +99,7 @@ TEST(RuntimeOutOfMemory, AnOverflowOfANamedAllocationReturnsACode) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
-TEST(RuntimeOutOfMemory, AGuardAndDebugArenaRefusesWithACodeAndStaysUsable) {
+TEST(OutOfMemory, AGuardAndDebugArenaRefusesWithACodeAndStaysUsable) {
     HostArena a(1 << 16, guard_and_debug());
     int push, alloc, bad_free, stats;
     harena_frame f{};

@@ -6,7 +6,7 @@ using harena_test::dummy_interface;
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimeScope, BeginPushesAndActivatesEndPopsAndDeactivates) {
+TEST(Scope, BeginPushesAndActivatesEndPopsAndDeactivates) {
     HostArena a(1 << 16);
     EXPECT_EQ(harena_active_arena(nullptr), nullptr);
     harena_scope scope;
@@ -21,7 +21,7 @@ TEST(RuntimeScope, BeginPushesAndActivatesEndPopsAndDeactivates) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeScope, TheInnermostScopeOfTheInterfaceWins) {
+TEST(Scope, TheInnermostScopeOfTheInterfaceWins) {
     HostArena host1(1 << 16), host2(1 << 16);
     alignas(256) static unsigned char device_memory[1 << 16];
     harena_arena *device = nullptr;
@@ -42,7 +42,7 @@ TEST(RuntimeScope, TheInnermostScopeOfTheInterfaceWins) {
     EXPECT_EQ(harena_destroy(device), HARENA_OK);
 }
 
-TEST(RuntimeScope, ScopesEndInReverseOrder) {
+TEST(Scope, ScopesEndInReverseOrder) {
     HostArena a(1 << 16);
     harena_scope outer, inner;
     ASSERT_EQ(harena_scope_begin(&outer, a.arena), HARENA_OK);
@@ -57,7 +57,7 @@ TEST(RuntimeScope, ScopesEndInReverseOrder) {
 // A frame pushed inside a scope and not popped before the scope ends: the
 // end is refused and changes nothing, so that the caller can pop the frame
 // and end the scope again (the arena can then be destroyed).
-TEST(RuntimeScope, EndOverAFramePushedInsideItChangesNothing) {
+TEST(Scope, EndOverAFramePushedInsideItChangesNothing) {
     HostArena a(1 << 16);
     harena_scope scope;
     ASSERT_EQ(harena_scope_begin(&scope, a.arena), HARENA_OK);
@@ -72,7 +72,7 @@ TEST(RuntimeScope, EndOverAFramePushedInsideItChangesNothing) {
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimeScope, ScopesArePerThread) {
+TEST(Scope, ScopesArePerThread) {
     HostArena a(1 << 16);
     harena_scope scope;
     ASSERT_EQ(harena_scope_begin(&scope, a.arena), HARENA_OK);
@@ -82,7 +82,7 @@ TEST(RuntimeScope, ScopesArePerThread) {
     EXPECT_EQ(harena_scope_end(&scope), HARENA_OK);
 }
 
-TEST(RuntimeScope, AttachedThreadsShareTheFrame) {
+TEST(Scope, AttachedThreadsShareTheFrame) {
     HostArena a(1 << 16);
     harena_scope scope;
     ASSERT_EQ(harena_scope_begin(&scope, a.arena), HARENA_OK);
@@ -101,7 +101,7 @@ TEST(RuntimeScope, AttachedThreadsShareTheFrame) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeScope, FindLocatesTheArenaOfAnAddressFromAnyThread) {
+TEST(Scope, FindLocatesTheArenaOfAnAddressFromAnyThread) {
     HostArena a(1 << 16), b(1 << 16);
     harena_frame f = a.push();
     const uint64_t p = a.alloc(10);

@@ -63,7 +63,7 @@ void exit_both(harena_arena *arena, uint64_t host_base) {
 
 }  // namespace
 
-TEST(RuntimeHostCompanion, IsCreatedByTheFirstCallThatNeedsHostBytesAtItsWorstCase) {
+TEST(HostCompanion, IsCreatedByTheFirstCallThatNeedsHostBytesAtItsWorstCase) {
     WrappedDeviceArena d;
     EXPECT_EQ(companion_stats(d.arena).capacity, 0u);
     const uint64_t base = enter_both(d.arena, dummy_interface(), 3000, 5000);
@@ -86,14 +86,14 @@ TEST(RuntimeHostCompanion, IsCreatedByTheFirstCallThatNeedsHostBytesAtItsWorstCa
     EXPECT_EQ(s.frames_pushed, 1u);
 }
 
-TEST(RuntimeHostCompanion, ACallWithoutAWorstCaseCreatesItAtItsOwnBytes) {
+TEST(HostCompanion, ACallWithoutAWorstCaseCreatesItAtItsOwnBytes) {
     WrappedDeviceArena d;
     exit_both(d.arena, enter_both(d.arena, dummy_interface(), 700, 0));
     EXPECT_EQ(companion_stats(d.arena).capacity, 768u);
 }
 
 // Frames of nested planned calls stack, and each call finds the same bytes.
-TEST(RuntimeHostCompanion, FramesOfNestedCallsStackAndComeBack) {
+TEST(HostCompanion, FramesOfNestedCallsStackAndComeBack) {
     WrappedDeviceArena d;
     ASSERT_EQ(harena_reserve_host_companion(d.arena, 1 << 14), HARENA_OK) << harena_last_error();
     for (int call = 0; call < 3; call++) {
@@ -111,7 +111,7 @@ TEST(RuntimeHostCompanion, FramesOfNestedCallsStackAndComeBack) {
 }
 
 // A call inside another planned call cannot grow the companion.
-TEST(RuntimeHostCompanion, TooSmallNamesThePipelineTheBuffersAndTheBytesAndChangesNothing) {
+TEST(HostCompanion, TooSmallNamesThePipelineTheBuffersAndTheBytesAndChangesNothing) {
     WrappedDeviceArena d;
     ASSERT_EQ(harena_reserve_host_companion(d.arena, 1024), HARENA_OK);
     const uint64_t outer = enter_both(d.arena, dummy_interface(), 512, 512);
@@ -138,7 +138,7 @@ TEST(RuntimeHostCompanion, TooSmallNamesThePipelineTheBuffersAndTheBytesAndChang
 
 // Nothing outside a call holds its addresses, so it grows between calls even
 // where its arena cannot (memory the caller owns).
-TEST(RuntimeHostCompanion, GrowsBetweenCallsWhateverItsArenasOptions) {
+TEST(HostCompanion, GrowsBetweenCallsWhateverItsArenasOptions) {
     WrappedDeviceArena d;
     exit_both(d.arena, enter_both(d.arena, dummy_interface(), 1000, 0));
     EXPECT_EQ(companion_stats(d.arena).capacity, 1024u);
@@ -152,7 +152,7 @@ TEST(RuntimeHostCompanion, GrowsBetweenCallsWhateverItsArenasOptions) {
     EXPECT_EQ(s.high_water, 10240u);
 }
 
-TEST(RuntimeHostCompanion, AReservedCompanionDoesNotGrowForCallsThatFit) {
+TEST(HostCompanion, AReservedCompanionDoesNotGrowForCallsThatFit) {
     WrappedDeviceArena d;
     ASSERT_EQ(harena_reserve_host_companion(d.arena, 1 << 16), HARENA_OK);
     for (uint64_t bytes : {1000u, 60000u, 3000u}) {
@@ -167,7 +167,7 @@ TEST(RuntimeHostCompanion, AReservedCompanionDoesNotGrowForCallsThatFit) {
     EXPECT_EQ(companion_stats(d.arena).capacity, uint64_t(1) << 17);
 }
 
-TEST(RuntimeHostCompanion, IsNotResizedWhileACallIsInside) {
+TEST(HostCompanion, IsNotResizedWhileACallIsInside) {
     WrappedDeviceArena d;
     const uint64_t base = enter_both(d.arena, dummy_interface(), 512, 512);
     EXPECT_EQ(harena_reserve_host_companion(d.arena, 1 << 20), HARENA_ERROR_ARENA_IN_USE);
@@ -176,7 +176,7 @@ TEST(RuntimeHostCompanion, IsNotResizedWhileACallIsInside) {
     exit_both(d.arena, base);
 }
 
-TEST(RuntimeHostCompanion, IsEnteredOnlyAfterItsDeviceArena) {
+TEST(HostCompanion, IsEnteredOnlyAfterItsDeviceArena) {
     WrappedDeviceArena d;
     EXPECT_EQ(harena_pipeline_host_enter(d.arena, "auto_levels", "cdf", 100, 100), HARENA_ERROR_NO_FRAME);
     EXPECT_TRUE(last_error_mentions({"pipeline 'auto_levels'", "harena_pipeline_enter", "before its host companion"}));
@@ -185,7 +185,7 @@ TEST(RuntimeHostCompanion, IsEnteredOnlyAfterItsDeviceArena) {
     EXPECT_TRUE(last_error_mentions({"no frame pushed by harena_pipeline_host_enter"}));
 }
 
-TEST(RuntimeHostCompanion, AnExitThatIsNotTheTopFramePopsNothing) {
+TEST(HostCompanion, AnExitThatIsNotTheTopFramePopsNothing) {
     WrappedDeviceArena d;
     const uint64_t base = enter_both(d.arena, dummy_interface(), 512, 512);
     harena_pipeline_host_exit_as_destructor(d.arena, reinterpret_cast<void *>(base + 256));
@@ -194,7 +194,7 @@ TEST(RuntimeHostCompanion, AnExitThatIsNotTheTopFramePopsNothing) {
     exit_both(d.arena, base);
 }
 
-TEST(RuntimeHostCompanion, HostArenasHaveNone) {
+TEST(HostCompanion, HostArenasHaveNone) {
     HostArena h(4096);
     EXPECT_EQ(harena_reserve_host_companion(h.arena, 1024), HARENA_ERROR_INVALID_ARGUMENT);
     EXPECT_TRUE(last_error_mentions({"only a device arena has a host companion"}));
@@ -203,7 +203,7 @@ TEST(RuntimeHostCompanion, HostArenasHaveNone) {
     harena_pipeline_exit_as_destructor(h.arena, reinterpret_cast<void *>(harena_pipeline_base(h.arena)));
 }
 
-TEST(RuntimeHostCompanion, TheArenaIsNotDestroyedWhileACompanionFrameIsPushed) {
+TEST(HostCompanion, TheArenaIsNotDestroyedWhileACompanionFrameIsPushed) {
     WrappedDeviceArena d;
     const uint64_t base = enter_both(d.arena, dummy_interface(), 512, 512);
     harena_pipeline_exit_as_destructor(d.arena, reinterpret_cast<void *>(harena_pipeline_base(d.arena)));
@@ -212,7 +212,7 @@ TEST(RuntimeHostCompanion, TheArenaIsNotDestroyedWhileACompanionFrameIsPushed) {
     harena_pipeline_host_exit_as_destructor(d.arena, reinterpret_cast<void *>(base));
 }
 
-TEST(RuntimeHostCompanion, StatisticsShowItAndResetWithTheArena) {
+TEST(HostCompanion, StatisticsShowItAndResetWithTheArena) {
     WrappedDeviceArena d;
     exit_both(d.arena, enter_both(d.arena, dummy_interface(), 3000, 3000));
     char text[1024];
@@ -227,7 +227,7 @@ TEST(RuntimeHostCompanion, StatisticsShowItAndResetWithTheArena) {
 
 // Its arena's contract: an arena per thread, each with its own companion,
 // created, grown and entered with no lock shared between them.
-TEST(RuntimeHostCompanion, ArenasOfDifferentThreadsHaveIndependentCompanions) {
+TEST(HostCompanion, ArenasOfDifferentThreadsHaveIndependentCompanions) {
     constexpr int kThreads = 4, kCalls = 200;
     std::vector<harena_stats> seen(kThreads);
     std::vector<std::thread> threads;

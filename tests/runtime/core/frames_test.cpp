@@ -3,7 +3,7 @@
 using harena_test::HostArena;
 using harena_test::last_error_mentions;
 
-TEST(RuntimeFrames, PopReleasesEverythingSincePush) {
+TEST(Frames, PopReleasesEverythingSincePush) {
     HostArena a(1 << 20);
     harena_frame outer = a.push();
     a.alloc(1000);
@@ -18,7 +18,7 @@ TEST(RuntimeFrames, PopReleasesEverythingSincePush) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeFrames, NestedFramesStartWhereTheOuterFrameReached) {
+TEST(Frames, NestedFramesStartWhereTheOuterFrameReached) {
     HostArena a(1 << 20);
     harena_frame f1 = a.push();
     const uint64_t x = a.alloc(256);
@@ -36,7 +36,7 @@ TEST(RuntimeFrames, NestedFramesStartWhereTheOuterFrameReached) {
     EXPECT_EQ(a.stats().frame_depth, 0u);
 }
 
-TEST(RuntimeFrames, ReservationComesFirstAndAllocationsFollowIt) {
+TEST(Frames, ReservationComesFirstAndAllocationsFollowIt) {
     HostArena a(1 << 20);
     harena_frame f = a.push(1000);
     EXPECT_EQ(f.base, a.base());
@@ -46,7 +46,7 @@ TEST(RuntimeFrames, ReservationComesFirstAndAllocationsFollowIt) {
     EXPECT_EQ(a.stats().bytes_in_use, 0u);
 }
 
-TEST(RuntimeFrames, RepeatedPushPopReusesTheSameAddresses) {
+TEST(Frames, RepeatedPushPopReusesTheSameAddresses) {
     HostArena a(1 << 16);
     uint64_t first = 0;
     for (int i = 0; i < 1000; i++) {
@@ -61,7 +61,7 @@ TEST(RuntimeFrames, RepeatedPushPopReusesTheSameAddresses) {
     EXPECT_EQ(a.stats().frames_pushed, 1000u);
 }
 
-TEST(RuntimeFrames, FrameIdsAreUnique) {
+TEST(Frames, FrameIdsAreUnique) {
     HostArena a(1 << 16);
     harena_frame f1 = a.push();
     ASSERT_EQ(harena_pop(a.arena, f1), HARENA_OK);
@@ -72,7 +72,7 @@ TEST(RuntimeFrames, FrameIdsAreUnique) {
     EXPECT_EQ(harena_pop(a.arena, f2), HARENA_OK);
 }
 
-TEST(RuntimeFrames, PopOfANonTopFrameIsRefused) {
+TEST(Frames, PopOfANonTopFrameIsRefused) {
     HostArena a(1 << 16);
     harena_frame outer = a.push();
     harena_frame inner = a.push();
@@ -86,7 +86,7 @@ TEST(RuntimeFrames, PopOfANonTopFrameIsRefused) {
     EXPECT_EQ(harena_pop(a.arena, outer), HARENA_OK);
 }
 
-TEST(RuntimeFrames, PopOfAnEmptyStackIsRefused) {
+TEST(Frames, PopOfAnEmptyStackIsRefused) {
     HostArena a(1 << 16);
     harena_frame f = a.push();
     ASSERT_EQ(harena_pop(a.arena, f), HARENA_OK);
@@ -94,7 +94,7 @@ TEST(RuntimeFrames, PopOfAnEmptyStackIsRefused) {
     EXPECT_TRUE(last_error_mentions({"no frame to pop"}));
 }
 
-TEST(RuntimeFrames, StackDepthIsBounded) {
+TEST(Frames, StackDepthIsBounded) {
     harena_options o = HostArena::defaults();
     o.max_frames = 3;
     HostArena a(1 << 16, o);
@@ -110,7 +110,7 @@ TEST(RuntimeFrames, StackDepthIsBounded) {
     }
 }
 
-TEST(RuntimeFrames, PushThatDoesNotFitIsRefused) {
+TEST(Frames, PushThatDoesNotFitIsRefused) {
     HostArena a(4096);
     harena_frame f = a.push(1024);
     harena_frame g{};
