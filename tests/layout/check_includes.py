@@ -47,6 +47,15 @@ planner/pass ("size/preamble.h", "types.h").
 - The shared headers and the Halide layer include nothing of the folders;
   only arena_pass.cpp, which composes them, includes every folder.
 
+planner/solver: the public headers on top, and behind solve() three folders
+of detail/: common/ (what both ways of placing use), greedy/ (the greedy
+passes) and exact/ (the exact search). Includes are written from planner
+("solver/detail/common/prepared.h").
+- common/ includes neither greedy/ nor exact/; greedy/ and exact/ include
+  only their own files, common/ and the public headers, never each other
+  (the exact search gets the greedy plan from solver.cpp, which composes
+  them).
+
 Usage: check_includes.py [REPOSITORY_ROOT]  (default: two folders above this file)
 Python 3 standard library only.
 """
@@ -193,6 +202,38 @@ def pass_failures(root):
                         f'layer; move what it needs into {TYPES_HEADER}, or let {PASS_COMPOSER} hand it over')
     return failures
 
+SOLVER = os.path.join('planner', 'solver')
+SOLVER_DETAIL = 'detail'
+SOLVER_SHARED = 'common'
+SOLVER_WAYS = ('greedy', 'exact')
+
+
+def solver_failures(root):
+    base = os.path.join(root, SOLVER)
+    if not os.path.isdir(base):
+        return [f'{SOLVER}: not found']
+    failures = []
+    for f in sources(root, SOLVER):
+        parts = f.split('/')
+        if parts[0] != SOLVER_DETAIL:
+            continue
+        if len(parts) < 3 or parts[1] not in (SOLVER_SHARED,) + SOLVER_WAYS:
+            failures.append(f'{SOLVER}/{f}: lies in no folder of detail/; put it in one of '
+                            f'{", ".join((SOLVER_SHARED,) + SOLVER_WAYS)}')
+            continue
+        folder = parts[1]
+        for number, name in includes(os.path.join(base, f)):
+            prefix = f'solver/{SOLVER_DETAIL}/'
+            if not name.startswith(prefix):
+                continue
+            target = name[len(prefix):].split('/')[0]
+            if target == folder or target == SOLVER_SHARED:
+                continue
+            failures.append(f'{SOLVER}/{f}:{number}: #include "{name}": detail/{folder}/ includes only its own '
+                            f'files, detail/{SOLVER_SHARED}/ and the public headers; let solver.cpp hand over '
+                            f'what it needs')
+    return failures
+
 
 DESIGN = os.path.join('docs', 'design.md')
 TABLE_HEADING = 'Components'
@@ -328,7 +369,7 @@ def component_failures(root):
 
 def main(argv):
     root = argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..')
-    failures = component_failures(root) + runtime_failures(root) + pass_failures(root)
+    failures = component_failures(root) + runtime_failures(root) + pass_failures(root) + solver_failures(root)
     for failure in failures:
         print(failure)
     if failures:

@@ -41,7 +41,15 @@ PLANTED = [
     ('runtime/rmm/src/resource_arena.cpp', '#include "core/errors.h"\n', 'RMM does not include runtime'),
     ('generators/corpus/planted.cpp', '#include "harena/runtime.h"\n', 'generators does not include runtime API'),
     ('apps/planted.cpp', '#include "solver/problem.h"\n', 'apps does not include solver'),
-    ('tests/support/planted.cpp', '#include "solver/problem.h"\n', 'test support does not include solver'),
+    ('tests/support/planted.cpp', '#include "harena/rmm.hpp"\n', 'test support does not include RMM'),
+    # The solver's folders.
+    ('planner/solver/detail/common/describe.cpp', '#include "solver/detail/greedy/first_fit.h"\n',
+     'detail/common/ includes only its own files'),
+    ('planner/solver/detail/greedy/first_fit.cpp', '#include "solver/detail/exact/search.h"\n',
+     'detail/greedy/ includes only its own files'),
+    ('planner/solver/detail/exact/cuts.cpp', '#include "solver/detail/greedy/free_list.h"\n',
+     'detail/exact/ includes only its own files'),
+    ('planner/solver/detail/loose.cpp', '\n', 'lies in no folder of detail/'),
     ('bench/planted.cpp', '#include "core/errors.h"\n', 'bench does not include runtime'),
     # Outside runtime/src, a feature's internal; a runtime header by its bare name.
     ('runtime/override/counters.cpp', '#include "graph/cache.h"\n', 'graph/cache.h is an internal of the runtime'),

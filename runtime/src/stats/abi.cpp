@@ -66,6 +66,8 @@ void read_stats(const harena_arena &arena, harena_stats &stats) {
     stats.frame_depth = arena.depth.load(std::memory_order_relaxed);
     arena.stats.report(stats, allocation_total(arena), reclaim_total(arena));
     stats.grows = arena.growth.grows();
+    stats.guard_checks = 0;
+    stats.guard_damaged = 0;
     if (arena.checks != nullptr) {
         checking->read_stats(arena, &stats);
     }
