@@ -32,6 +32,12 @@ int resolve_options(const harena_options *given, const char *function, harena_op
                             options->max_frames, kMaxFrames, kMaxFrames);
     }
     read_environment(*options);
+    if (options->grow != 0 && growth == nullptr) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "%s: a growing arena needs the growth feature, which this program does not link; link "
+                            "HalideArena::runtime",
+                            function);
+    }
     if ((options->debug != 0 || options->guard != 0) && checking == nullptr) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: %s mode needs the checking feature, which this program does not link; link "
@@ -93,8 +99,8 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->alignment = options.alignment;
     arena->overflow_policy = options.overflow_policy;
     arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
-    arena->growth.configure(options.grow != 0);
-    if ((checking != nullptr && !checking->create(*arena, options.debug != 0, options.guard != 0)) ||
+    if ((growth != nullptr && !growth->create(*arena, options.grow != 0)) ||
+        (checking != nullptr && !checking->create(*arena, options.debug != 0, options.guard != 0)) ||
         (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity))) {
         delete_arena(arena);
         return nullptr;
@@ -106,6 +112,9 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
 void delete_arena(harena_arena *arena) {
     if (arena->checks != nullptr) {
         checking->destroy(*arena);
+    }
+    if (arena->growth_state != nullptr) {
+        growth->destroy(*arena);
     }
     delete arena;
 }

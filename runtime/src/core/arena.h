@@ -13,12 +13,11 @@
 #include "core/allocation_name.h"
 #include "core/arena_core.h"
 #include "core/checking.h"
+#include "core/growth.h"
 #include "core/registry.h"
 #include "cuda/state.h"
 #include "graph/state.h"
-#include "growth/state.h"
 #include "harena/guard_layout.h"
-#include "measure/state.h"
 #include "slices/state.h"
 #include "stats/state.h"
 #include "streams/state.h"
@@ -27,8 +26,6 @@ struct harena_arena : harena::detail::ArenaCore {
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
     harena::detail::CudaBinding cuda;
     harena::detail::Capture capture;
-    harena::detail::Growth growth;
-    harena::detail::Measure measure;
     harena::detail::Stats stats;
     harena::detail::StreamOrder streams;
     // Device arenas: host memory for planned pipelines' host-only buffers.
@@ -121,8 +118,12 @@ void device_release(harena_arena &arena);
 
 // Replacing the region (region.cpp). Growing arenas: the push at depth 0
 // calls make_room with what the frame reserves; an allocation that does not
-// fit asks arena.growth for more.
-void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function);
+// fit asks the growth feature for more (core/growth.h).
+inline void make_room(harena_arena &arena, uint64_t reserve_bytes, const char *function) {
+    if (arena.grows) {
+        growth->make_room(arena, reserve_bytes, function);
+    }
+}
 // Whether the arena allocated its region itself (harena_create), so that it
 // may replace it.
 bool owns_memory(const harena_arena &arena);

@@ -19,8 +19,8 @@ namespace {
         arena.stats.overflow();
         // A request no arena can hold asks for no growth: the next frames would
         // try a region of the largest size, fail, and never grow again.
-        if (arena.growth.on() && size <= kMaxCapacity - top) {
-            arena.growth.want(top + size);
+        if (arena.grows && size <= kMaxCapacity - top) {
+            growth->overflowed(arena, top + size);
         }
         const uint64_t left = arena.capacity - top;
         const std::string what = name.known() ? " for " + name.text() : std::string();

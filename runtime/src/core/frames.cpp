@@ -59,7 +59,7 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     // it does not grow, the frame stays on the home stream, a frame is left
     // and its bytes end at or below the allocation limit, so they fit and
     // were last used on this stream.
-    if (!arena.watched && !arena.growth.on() && stream == arena.home_stream && reserve_bytes <= kMaxCapacity) {
+    if (!arena.watched && !arena.grows && stream == arena.home_stream && reserve_bytes <= kMaxCapacity) {
         const uint32_t depth = arena.depth.load(std::memory_order_relaxed);
         const uint64_t offset = top_of(arena);
         const uint64_t reserved = round_up(reserve_bytes, arena.alignment);

@@ -1,12 +1,16 @@
 // Arenas that grow (harena_options.grow): the capacity overflows asked for
 // and how many times the region grew, kept by growth/growth.cpp. An
-// allocation that does not fit records what it wanted (core/bump.cpp); the
-// region itself is replaced by make_room (core/region.cpp, declared in
-// core/arena.h), which reads that want and counts the growth.
+// allocation that does not fit records what it wanted (core/bump.cpp calls
+// the feature's hook, core/growth.h); the region is replaced by the
+// feature's make_room (growth/abi.cpp), which reads that want and counts
+// the growth.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
+
+#include "core/arena_core.h"
+#include "measure/state.h"
 
 namespace harena::detail {
 
@@ -37,5 +41,19 @@ private:
     std::atomic<uint64_t> wanted_{0};  // the capacity an overflow asked for
     uint64_t grows_ = 0;
 };
+
+// The growth feature's state of one arena (core/growth.h): every arena has
+// one while the feature is linked.
+struct ArenaGrowth {
+    Growth growth;
+    Measure measure;  // measuring arenas (harena_create_measuring)
+};
+
+inline ArenaGrowth &growth_of(ArenaCore &arena) {
+    return *arena.growth_state;
+}
+inline const ArenaGrowth &growth_of(const ArenaCore &arena) {
+    return *arena.growth_state;
+}
 
 }  // namespace harena::detail

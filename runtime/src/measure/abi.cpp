@@ -4,6 +4,7 @@
 // actual parameter values rather than the declared worst case.
 #include "core/arena.h"
 #include "core/errors.h"
+#include "growth/state.h"
 
 using namespace harena::detail;
 
@@ -22,7 +23,13 @@ int harena_create_measuring(harena_arena **arena) {
     if (a == nullptr) {
         return report_error(nullptr, HARENA_ERROR_OUT_OF_MEMORY, "harena_create_measuring: out of host memory");
     }
-    a->measure.start();  // no memory: the backing stays none
+    if (a->growth_state == nullptr) {
+        delete_arena(a);
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
+                            "harena_create_measuring: measuring arenas need the growth feature, which this program "
+                            "does not link; link HalideArena::runtime");
+    }
+    growth_of(*a).measure.start();  // no memory: the backing stays none
     if (int err = publish(a, arena, "harena_create_measuring")) {
         delete_arena(a);
         return err;
@@ -34,16 +41,16 @@ int harena_measured_bytes(const harena_arena *arena, uint64_t *bytes, uint64_t *
     if (int err = check_live(arena, "harena_measured_bytes", nullptr)) {
         return err;
     }
-    if (!arena->measure.on()) {
+    if (arena->growth_state == nullptr || !growth_of(*arena).measure.on()) {
         return report_error(arena->user_context, HARENA_ERROR_INVALID_ARGUMENT,
                             "harena_measured_bytes: arena %p is not a measuring arena (harena_create_measuring)",
                             static_cast<const void *>(arena));
     }
     if (bytes != nullptr) {
-        *bytes = arena->measure.bytes();
+        *bytes = growth_of(*arena).measure.bytes();
     }
     if (worst_case_bytes != nullptr) {
-        *worst_case_bytes = arena->measure.worst_case_bytes();
+        *worst_case_bytes = growth_of(*arena).measure.worst_case_bytes();
     }
     return HARENA_OK;
 }

@@ -11,6 +11,11 @@ using namespace harena::detail;
 
 namespace {
 
+// How many times the region grew (0 without the growth feature).
+uint64_t grows_of(const harena_arena &arena) {
+    return arena.growth_state != nullptr ? growth->grows(arena) : 0;
+}
+
 // Only arenas in guard mode have a line for it. A fixed buffer: formatting
 // the statistics needs no host memory.
 struct GuardLine {
@@ -54,7 +59,7 @@ CompanionLine companion_line(const harena_arena &arena) {
         std::snprintf(line.text, sizeof line.text, "  host companion %s, high water %s (grown %llu time(s))\n",
                       bytes_text(host->capacity).text,
                       bytes_text(host->high_water.load(std::memory_order_relaxed)).text,
-                      static_cast<unsigned long long>(host->growth.grows()));
+                      static_cast<unsigned long long>(grows_of(*host)));
     }
     return line;
 }
@@ -65,7 +70,7 @@ void read_stats(const harena_arena &arena, harena_stats &stats) {
     stats.high_water = arena.high_water.load(std::memory_order_relaxed);
     stats.frame_depth = arena.depth.load(std::memory_order_relaxed);
     arena.stats.report(stats, allocation_total(arena), reclaim_total(arena));
-    stats.grows = arena.growth.grows();
+    stats.grows = grows_of(arena);
     stats.guard_checks = 0;
     stats.guard_damaged = 0;
     if (arena.checks != nullptr) {
@@ -86,7 +91,9 @@ void reset_stats(harena_arena &arena) {
     arena.streams.reset_counts();
     arena.high_water.store(top_of(arena), std::memory_order_relaxed);
     arena.stats.reset(allocation_total(arena), reclaim_total(arena), arena.depth.load(std::memory_order_relaxed));
-    arena.growth.reset_count();
+    if (arena.growth_state != nullptr) {
+        growth->reset_stats(arena);
+    }
     if (arena.checks != nullptr) {
         checking->reset_stats(arena);
     }

@@ -1,7 +1,8 @@
-// The core without the checking feature: this program links the runtime's
-// archive without the link option that brings in runtime/src/checking, so
-// no checking hooks are installed (core/checking.h). The arena works;
-// debug and guard mode are refused, naming the feature to link.
+// The core without the features that attach through hook tables: this
+// program links the runtime's archive without the link options that bring
+// in runtime/src/checking and runtime/src/growth, so no hooks are installed
+// (core/checking.h, core/growth.h). The arena works; debug mode, guard mode,
+// growing and measuring arenas are refused, naming the feature to link.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -10,7 +11,7 @@
 
 namespace {
 
-TEST(CoreWithoutChecking, AllocatesFreesPushesAndPops) {
+TEST(CoreWithoutFeatures, AllocatesFreesPushesAndPops) {
     harena_arena *arena = nullptr;
     ASSERT_EQ(harena_create(nullptr, nullptr, 1 << 16, nullptr, &arena), HARENA_OK);
     harena_frame frame;
@@ -30,10 +31,11 @@ TEST(CoreWithoutChecking, AllocatesFreesPushesAndPops) {
     harena_stats stats;
     ASSERT_EQ(harena_get_stats(arena, &stats), HARENA_OK);
     EXPECT_EQ(stats.guard_checks, 0u);
+    EXPECT_EQ(stats.grows, 0u);
     EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }
 
-TEST(CoreWithoutChecking, DebugAndGuardModesAreRefusedByName) {
+TEST(CoreWithoutFeatures, DebugAndGuardModesAreRefusedByName) {
     for (const char *mode : {"debug", "guard"}) {
         harena_options options;
         harena_options_init(&options);
@@ -45,6 +47,21 @@ TEST(CoreWithoutChecking, DebugAndGuardModesAreRefusedByName) {
         EXPECT_NE(message.find(std::string(mode) + " mode needs the checking feature"), std::string::npos) << message;
         EXPECT_NE(message.find("HalideArena::runtime"), std::string::npos) << message;
     }
+}
+
+TEST(CoreWithoutFeatures, GrowingAndMeasuringArenasAreRefusedByName) {
+    harena_options options;
+    harena_options_init(&options);
+    options.grow = 1;
+    harena_arena *arena = nullptr;
+    EXPECT_EQ(harena_create(nullptr, nullptr, 1 << 16, &options, &arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(arena, nullptr);
+    std::string message = harena_last_error();
+    EXPECT_NE(message.find("a growing arena needs the growth feature"), std::string::npos) << message;
+    EXPECT_EQ(harena_create_measuring(&arena), HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(arena, nullptr);
+    message = harena_last_error();
+    EXPECT_NE(message.find("measuring arenas need the growth feature"), std::string::npos) << message;
 }
 
 }  // namespace
