@@ -69,7 +69,7 @@ const harena_test::GeneratedPipeline kCudaPipelines[] = {
     {"mixed_types", e2e_mixed_types_cuda_plain, e2e_mixed_types_cuda_arena, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_BYTES, E2E_MIXED_TYPES_CUDA_ARENA_ARENA_CAPTURABLE != 0},
     {"host_and_device", e2e_host_and_device_cuda_plain, e2e_host_and_device_cuda_arena, E2E_HOST_AND_DEVICE_CUDA_ARENA_ARENA_BYTES, E2E_HOST_AND_DEVICE_CUDA_ARENA_ARENA_CAPTURABLE != 0},
     {"heap_in_kernel", e2e_heap_in_kernel_cuda_plain, e2e_heap_in_kernel_cuda_arena, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_BYTES, E2E_HEAP_IN_KERNEL_CUDA_ARENA_ARENA_CAPTURABLE != 0},
-    {"parallel_strips", e2e_parallel_strips_cuda_plain, e2e_parallel_strips_cuda_arena, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_CAPTURABLE != 0},
+    {"parallel_strips", e2e_parallel_strips_cuda_plain, e2e_parallel_strips_cuda_arena, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_CAPTURABLE != 0, true},
 };
 
 static_assert(E2E_LEVEL_PYRAMID_CUDA_ARENA_ARENA_BOUNDED == 0 && E2E_FOLLOW_INPUT_CUDA_ARENA_ARENA_BOUNDED == 0 &&

@@ -18,6 +18,9 @@ struct GeneratedPipeline {
     PlannedFn planned;
     uint64_t arena_bytes;     // from the generated <name>.arena.h
     bool capturable = false;  // <NAME>_ARENA_CAPTURABLE: a CUDA graph of one call replays it
+    // Its kernels launch inside parallel CPU loops, whose tasks Halide's
+    // worker threads run: the override serves only the scope's own thread.
+    bool launches_in_parallel_loops = false;
 };
 
 // For gtest's messages: parameters print as their names.
