@@ -115,7 +115,9 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
     // normally, after it. Guard mode copies bands to and from the host around
     // each slice, which a graph would not repeat (and a capture does not
     // allow).
-    if (arena.growth_state != nullptr && growth->measured(arena, bytes, worst_case_bytes)) {
+    // Only a measuring arena has no memory: other arenas skip the feature.
+    if (arena.backing == Backing::none && arena.growth_state != nullptr &&
+        growth->measured(arena, bytes, worst_case_bytes)) {
         return HARENA_MEASURED;
     }
     if (arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0 && arena.band_bytes == 0)) {
