@@ -41,11 +41,22 @@ rm -rf "$run_dir" && mkdir -p "$run_dir"
 for b in "${binaries[@]}"; do
   strip -o "$run_dir/${b##*/}" "$build/$b"
 done
+# The PyTorch starter as ctest's package test built it (Halide 21 with
+# PyTorch's link kit), with its plan reports and its own use.py as shipped:
+# run_gpu_suites.sh runs it under the GPU machine's PyTorch.
+starter=$build/tests/package/Starter.PyTorch/build
+if [[ -f $starter/libsharpen_ops.so ]]; then
+  mkdir -p "$run_dir/starter-pytorch"
+  strip -o "$run_dir/starter-pytorch/libsharpen_ops.so" "$starter/libsharpen_ops.so"
+  cp "$starter"/sharpen_cpu.arena.json "$starter"/sharpen_cuda.arena.json apps/starters/pytorch/use.py \
+     "$run_dir/starter-pytorch/"
+fi
 
 # What the dynamic linker must find on the GPU machine.
 allowed='^(linux-vdso|ld-linux-x86-64|libc|libstdc\+\+|libm|libgcc_s|libdl|libpthread)\.so'
 status=0
 for f in "$run_dir"/*; do
+  [[ -f $f ]] || continue
   extra=$(ldd "$f" | awk '{print $1}' | sed 's#.*/##' | grep -Ev "$allowed" || true)
   if [[ -n $extra ]]; then
     echo "$f needs $(echo $extra) (only libc, libstdc++, libm, libgcc_s, libdl, libpthread may be needed)" >&2

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with a folder gathered by
 # bench/gpu/prepare_gpu_run.sh beside it (default build-gpu-run/; name another
-# as $1, e.g. build-gpu-run-h21): every GPU test suite, the apps, memcheck on
+# as $1, e.g. build-gpu-run-h21): every GPU test suite, the apps, the PyTorch
+# starter's use.py where the folder has it (under $TORCH_PYTHON), memcheck on
 # the suites that exercise new code ($MEMCHECK_FILTER narrows the corpus
 # ones), then the benchmarks ($BENCH=0 skips them; $CORPUS_SECONDS: the corpus
 # benchmark's seconds per workload, default 5; $THREADS_SECONDS: the threads
@@ -37,6 +38,14 @@ done
 for a in harena-demo harena-pyramid harena-small-chain harena-override-example; do
     run "$a" ./$a
 done
+# The PyTorch starter's own script, unchanged, under the machine's PyTorch
+# ($TORCH_PYTHON), where prepare_gpu_run.sh found it built.
+torch_python=${TORCH_PYTHON:-/opt/torch/.venv/bin/python3}
+if [[ -d starter-pytorch && -x $torch_python ]]; then
+    run starter-pytorch "$torch_python" starter-pytorch/use.py starter-pytorch/libsharpen_ops.so
+    table[-1]+="$(tail -1 "$out/$label-starter-pytorch.txt")"
+    run memcheck-starter-pytorch $cs --tool memcheck "$torch_python" starter-pytorch/use.py starter-pytorch/libsharpen_ops.so
+fi
 filter=${MEMCHECK_FILTER:-*half*}
 run memcheck-graph $cs --tool memcheck ./harena_e2e_gpu_graph_tests
 run memcheck-corpus-graph $cs --tool memcheck ./harena_corpus_gpu_graph_tests --gtest_filter="$filter"
