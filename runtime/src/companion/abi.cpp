@@ -1,9 +1,12 @@
-// Host companions (companion/state.h): creation and growth, and the entry
-// points planned GPU pipelines call for their host-only buffers.
+// Host companions (companion/state.h): the feature's hooks (core/companion.h),
+// installed when this file is linked (harena_runtime's link options name
+// harena_companion_feature), creation and growth, and the entry points
+// planned GPU pipelines call for their host-only buffers.
 #include "companion/state.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <new>
 
 #include "core/arena.h"
 #include "core/errors.h"
@@ -79,7 +82,40 @@ void HostCompanion::destroy() {
     }
 }
 
+namespace {
+
+bool create(harena_arena &arena) {
+    arena.companion_state = new (std::nothrow) HostCompanion;
+    return arena.companion_state != nullptr;
+}
+
+bool busy(const harena_arena &arena) {
+    return arena.companion_state->busy();
+}
+
+void release(harena_arena &arena) {
+    arena.companion_state->destroy();
+}
+
+void destroy(harena_arena &arena) {
+    delete arena.companion_state;
+    arena.companion_state = nullptr;
+}
+
+harena_arena *host(const harena_arena &arena) {
+    return arena.companion_state->get();
+}
+
+const CompanionHooks kHooks = {create, busy, release, destroy, host};
+
+[[maybe_unused]] const bool installed = (install_host_companion(&kHooks), true);
+
+}  // namespace
+
 }  // namespace harena::detail
+
+// What harena_runtime's link options name, so that this file is linked.
+extern "C" const void *const harena_companion_feature = &harena::detail::kHooks;
 
 using namespace harena::detail;
 
@@ -128,7 +164,7 @@ int host_enter(void *user_context, const char *pipeline, const char *buffers, ui
     if (int err = check_entered(arena, pipeline, function)) {
         return err;
     }
-    HostCompanion &companion = arena.companion;
+    HostCompanion &companion = companion_of(arena);
     if (companion.get() == nullptr &&
         companion.reserve(arena, std::max(bytes, worst_case_bytes), function) != HARENA_OK) {
         return report_error(arena.user_context, HARENA_ERROR_OUT_OF_MEMORY,
@@ -152,7 +188,7 @@ const Frame *top_host_frame(void *user_context, const char *function) {
     if (check_live(user_context, function, user_context)) {
         return nullptr;
     }
-    const harena_arena *host = static_cast<harena_arena *>(user_context)->companion.get();
+    const harena_arena *host = companion_of(*static_cast<harena_arena *>(user_context)).get();
     const uint32_t depth = host != nullptr ? host->depth.load(std::memory_order_relaxed) : 0;
     if (depth == 0) {
         report_error(user_context, HARENA_ERROR_FRAME_STACK_EMPTY,
@@ -179,7 +215,7 @@ int harena_pipeline_host_enter(void *user_context, const char *pipeline, const c
 
 uint64_t harena_pipeline_host_base(void *user_context) {
     const Frame *top = top_host_frame(user_context, "harena_pipeline_host_base");
-    return top != nullptr ? static_cast<harena_arena *>(user_context)->companion.get()->base + top->offset : 0;
+    return top != nullptr ? companion_of(*static_cast<harena_arena *>(user_context)).get()->base + top->offset : 0;
 }
 
 void harena_pipeline_host_exit_as_destructor(void *user_context, void *frame_base_as_pointer) {
@@ -188,7 +224,7 @@ void harena_pipeline_host_exit_as_destructor(void *user_context, void *frame_bas
     if (top == nullptr) {
         return;
     }
-    harena_arena &host = *static_cast<harena_arena *>(user_context)->companion.get();
+    harena_arena &host = *companion_of(*static_cast<harena_arena *>(user_context)).get();
     const uint64_t base = reinterpret_cast<uint64_t>(frame_base_as_pointer);
     if (host.base + top->offset != base) {
         report_error(user_context, HARENA_ERROR_FRAME_NOT_TOP,
@@ -214,7 +250,7 @@ int harena_reserve_host_companion(harena_arena *arena, uint64_t bytes) {
                                          "host buffers itself",
                             function, static_cast<void *>(arena));
     }
-    return guarded(arena->user_context, function, [&] { return arena->companion.reserve(*arena, bytes, function); });
+    return guarded(arena->user_context, function, [&] { return companion_of(*arena).reserve(*arena, bytes, function); });
 }
 
 }  // extern "C"

@@ -15,6 +15,8 @@
 #include <atomic>
 #include <cstdint>
 
+#include "core/arena_core.h"
+
 struct harena_arena;
 
 namespace harena::detail {
@@ -40,5 +42,11 @@ public:
 private:
     std::atomic<harena_arena *> arena_{nullptr};
 };
+
+// The feature's state of an arena (core/companion.h): every arena has one
+// while the feature is linked.
+inline HostCompanion &companion_of(ArenaCore &arena) {
+    return *arena.companion_state;
+}
 
 }  // namespace harena::detail

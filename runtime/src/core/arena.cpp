@@ -100,6 +100,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     arena->overflow_policy = options.overflow_policy;
     arena->band_bytes = options.guard != 0 ? round_up(options.guard_bytes, options.alignment) : 0;
     if ((growth != nullptr && !growth->create(*arena, options.grow != 0)) ||
+        (host_companion != nullptr && !host_companion->create(*arena)) ||
         (checking != nullptr && !checking->create(*arena, options.debug != 0, options.guard != 0)) ||
         (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity))) {
         delete_arena(arena);
@@ -115,6 +116,9 @@ void delete_arena(harena_arena *arena) {
     }
     if (arena->growth_state != nullptr) {
         growth->destroy(*arena);
+    }
+    if (arena->companion_state != nullptr) {
+        host_companion->destroy(*arena);
     }
     delete arena;
 }
@@ -262,7 +266,7 @@ int harena_destroy(harena_arena *arena) {
                             "end its scopes and pop its frames first (the arena is left alive)",
                             static_cast<void *>(arena), depth, attached);
     }
-    if (arena->companion.busy()) {
+    if (arena->companion_state != nullptr && host_companion->busy(*arena)) {
         return report_error(arena->user_context, HARENA_ERROR_ARENA_IN_USE,
                             "harena_destroy: the host companion of arena %p still has a planned pipeline's frame "
                             "pushed; let the pipeline return first (the arena is left alive)",
@@ -270,7 +274,9 @@ int harena_destroy(harena_arena *arena) {
     }
     unregister_arena(arena);
     arena->magic = 0;
-    arena->companion.destroy();
+    if (arena->companion_state != nullptr) {
+        host_companion->release(*arena);
+    }
     arena->cuda.release_stream();
     switch (arena->backing) {
     case Backing::host:

@@ -9,10 +9,10 @@
 // headers; within a feature, abi.cpp includes it (tests/layout/check_includes.py).
 #pragma once
 
-#include "companion/state.h"
 #include "core/allocation_name.h"
 #include "core/arena_core.h"
 #include "core/checking.h"
+#include "core/companion.h"
 #include "core/growth.h"
 #include "core/registry.h"
 #include "cuda/state.h"
@@ -28,11 +28,14 @@ struct harena_arena : harena::detail::ArenaCore {
     harena::detail::Capture capture;
     harena::detail::Stats stats;
     harena::detail::StreamOrder streams;
-    // Device arenas: host memory for planned pipelines' host-only buffers.
-    harena::detail::HostCompanion companion;
 };
 
 namespace harena::detail {
+
+// The arena's host companion, or null (none yet, or the feature not linked).
+inline harena_arena *companion_arena(const harena_arena &arena) {
+    return arena.companion_state != nullptr ? host_companion->host(arena) : nullptr;
+}
 
 // A new arena object with the options applied and no memory yet.
 harena_arena *new_arena(const halide_device_interface_t *device_interface, const harena_options &options);

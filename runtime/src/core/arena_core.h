@@ -1,8 +1,9 @@
 // The core every arena has: its region, the bump word and the frame stack.
 // Features keep their own state: the checking feature (debug records, guard
 // bands, NVTX heaps) behind `checks` (core/checking.h), growing and
-// measuring arenas behind `growth_state` (core/growth.h), the others (the
-// slice log, the CUDA binding, graph capture, statistics) in their own
+// measuring arenas behind `growth_state` (core/growth.h), the host companion
+// behind `companion_state` (core/companion.h), the others (the slice log,
+// the CUDA binding, graph capture, statistics, stream order) in their own
 // structs beside it (core/arena.h). Fields written only at creation
 // (and the allocation limit, written only where bytes cross streams) come
 // first; the allocation hot path writes one cache line.
@@ -17,10 +18,12 @@
 
 namespace harena::detail {
 
-// The checking and growth features' state of an arena (checking/state.h,
-// growth/state.h), through core/checking.h's and core/growth.h's hooks.
+// The checking, growth and host companion features' state of an arena
+// (checking/state.h, growth/state.h, companion/state.h), through
+// core/checking.h's, core/growth.h's and core/companion.h's hooks.
 struct ArenaChecks;
 struct ArenaGrowth;
+class HostCompanion;
 
 // Marks a live arena; cleared by harena_destroy. Entry points consult the
 // registry (check_live) rather than this, which they could only read by
@@ -110,9 +113,10 @@ struct ArenaCore {
     // every slice's size, so the allocation path reads it here.
     uint64_t band_bytes = 0;
     uint64_t capacity = 0;
-    ArenaChecks *checks = nullptr;        // the checking feature's, where it is linked
-    ArenaGrowth *growth_state = nullptr;  // the growth feature's, where it is linked
-    bool grows = false;                   // a growing arena (harena_options.grow)
+    ArenaChecks *checks = nullptr;             // the checking feature's, where it is linked
+    ArenaGrowth *growth_state = nullptr;       // the growth feature's, where it is linked
+    HostCompanion *companion_state = nullptr;  // the host companion feature's, where it is linked
+    bool grows = false;                        // a growing arena (harena_options.grow)
     Backing backing = Backing::none;
     // Identifies the arena and its region: unique among all arenas, renewed
     // when the region is replaced, so a graph captured in one region is never

@@ -55,7 +55,7 @@ struct CompanionLine {
 
 CompanionLine companion_line(const harena_arena &arena) {
     CompanionLine line;
-    if (const harena_arena *host = arena.companion.get()) {
+    if (const harena_arena *host = companion_arena(arena)) {
         std::snprintf(line.text, sizeof line.text, "  host companion %s, high water %s (grown %llu time(s))\n",
                       bytes_text(host->capacity).text,
                       bytes_text(host->high_water.load(std::memory_order_relaxed)).text,
@@ -123,7 +123,7 @@ int harena_get_host_companion_stats(const harena_arena *arena, harena_stats *sta
                             "harena_get_host_companion_stats: stats is NULL");
     }
     *stats = harena_stats{};
-    if (const harena_arena *host = arena->companion.get()) {
+    if (const harena_arena *host = companion_arena(*arena)) {
         read_stats(*host, *stats);
     }
     return HARENA_OK;
@@ -134,7 +134,7 @@ int harena_reset_stats(harena_arena *arena) {
         return err;
     }
     reset_stats(*arena);
-    if (harena_arena *host = arena->companion.get()) {
+    if (harena_arena *host = companion_arena(*arena)) {
         reset_stats(*host);
     }
     return HARENA_OK;

@@ -1,8 +1,10 @@
 // The core without the features that attach through hook tables: this
 // program links the runtime's archive without the link options that bring
-// in runtime/src/checking and runtime/src/growth, so no hooks are installed
-// (core/checking.h, core/growth.h). The arena works; debug mode, guard mode,
-// growing and measuring arenas are refused, naming the feature to link.
+// in runtime/src/checking, runtime/src/growth and runtime/src/companion, so
+// no hooks are installed (core/checking.h, core/growth.h,
+// core/companion.h). The arena works and has no host companion; debug mode,
+// guard mode, growing and measuring arenas are refused, naming the feature
+// to link.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -32,6 +34,12 @@ TEST(CoreWithoutFeatures, AllocatesFreesPushesAndPops) {
     ASSERT_EQ(harena_get_stats(arena, &stats), HARENA_OK);
     EXPECT_EQ(stats.guard_checks, 0u);
     EXPECT_EQ(stats.grows, 0u);
+    harena_stats companion;
+    ASSERT_EQ(harena_get_host_companion_stats(arena, &companion), HARENA_OK);
+    EXPECT_EQ(companion.capacity, 0u);
+    char text[1024];
+    ASSERT_GT(harena_format_stats(arena, text, sizeof text), 0);
+    EXPECT_EQ(std::string(text).find("host companion"), std::string::npos) << text;
     EXPECT_EQ(harena_destroy(arena), HARENA_OK);
 }
 
