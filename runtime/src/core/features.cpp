@@ -1,0 +1,26 @@
+// The hook tables features install when they are linked (core/checking.h,
+// core/growth.h, core/companion.h). Constant-initialised, so arenas created
+// by other start-up code see either null or the feature's table.
+#include "core/checking.h"
+#include "core/companion.h"
+#include "core/growth.h"
+
+namespace harena::detail {
+
+const CheckingHooks *checking = nullptr;
+const GrowthHooks *growth = nullptr;
+const CompanionHooks *host_companion = nullptr;
+
+void install_checking(const CheckingHooks *hooks) {
+    checking = hooks;
+}
+
+void install_growth(const GrowthHooks *hooks) {
+    growth = hooks;
+}
+
+void install_host_companion(const CompanionHooks *hooks) {
+    host_companion = hooks;
+}
+
+}  // namespace harena::detail
