@@ -1,6 +1,6 @@
 // The checking feature's hooks (core/checking.h): debug records, guard bands
 // and a memory checker's regions seeing what the core does, installed when
-// this file is linked. harena_runtime's link options name
+// this file is linked. The feature library's link options name
 // harena_checking_feature, so that every program linking the runtime links
 // this file although nothing calls it by name.
 #include <new>
@@ -190,5 +190,5 @@ const CheckingHooks kHooks = {create, destroy, watching, debug, allocated, free_
 
 }  // namespace harena::detail
 
-// What harena_runtime's link options name, so that this file is linked.
+// What the feature library's link options name, so that this file is linked.
 extern "C" const void *const harena_checking_feature = &harena::detail::kHooks;

@@ -1,5 +1,5 @@
 // Host companions (companion/state.h): the feature's hooks (core/companion.h),
-// installed when this file is linked (harena_runtime's link options name
+// installed when this file is linked (the feature library's link options name
 // harena_companion_feature), creation and growth, and the entry points
 // planned GPU pipelines call for their host-only buffers.
 #include "companion/state.h"
@@ -114,7 +114,7 @@ const CompanionHooks kHooks = {create, busy, release, destroy, host};
 
 }  // namespace harena::detail
 
-// What harena_runtime's link options name, so that this file is linked.
+// What the feature library's link options name, so that this file is linked.
 extern "C" const void *const harena_companion_feature = &harena::detail::kHooks;
 
 using namespace harena::detail;

@@ -35,13 +35,13 @@ int resolve_options(const harena_options *given, const char *function, harena_op
     if (options->grow != 0 && growth == nullptr) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: a growing arena needs the growth feature, which this program does not link; link "
-                            "HalideArena::runtime",
+                            "HalideArena::growth (or HalideArena::runtime, which links every feature)",
                             function);
     }
     if ((options->debug != 0 || options->guard != 0) && checking == nullptr) {
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
                             "%s: %s mode needs the checking feature, which this program does not link; link "
-                            "HalideArena::runtime",
+                            "HalideArena::checking (or HalideArena::runtime, which links every feature)",
                             function, options->guard != 0 ? "guard" : "debug");
     }
     if (options->guard != 0 && options->guard_bytes == 0) {
@@ -102,6 +102,7 @@ harena_arena *new_arena(const halide_device_interface_t *device_interface, const
     if ((growth != nullptr && !growth->create(*arena, options.grow != 0)) ||
         (host_companion != nullptr && !host_companion->create(*arena)) ||
         (checking != nullptr && !checking->create(*arena, options.debug != 0, options.guard != 0)) ||
+        (stream_order != nullptr && device_interface != nullptr && !stream_order->create(*arena)) ||
         (device_interface != nullptr && !arena->slices.set_capacity(kSliceLogCapacity))) {
         delete_arena(arena);
         return nullptr;
@@ -119,6 +120,9 @@ void delete_arena(harena_arena *arena) {
     }
     if (arena->companion_state != nullptr) {
         host_companion->destroy(*arena);
+    }
+    if (arena->streams_state != nullptr) {
+        stream_order->destroy(*arena);
     }
     delete arena;
 }

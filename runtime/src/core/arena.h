@@ -1,33 +1,32 @@
-// The arena object behind the opaque harena_arena handle: the core (region,
-// bump word, frames; core/arena_core.h) and beside it one member per feature,
-// each a small class in its feature's folder (<feature>/state.h) that only
-// that feature's sources change. The checking feature is no member: it
-// attaches through core/checking.h. The functions here compose them:
-// allocation, free, push and pop tell each feature what it must see, and the
-// allocation path asks one question, `watched`, before any of them. This is
-// the one core header that includes feature headers, and only their state
-// headers; within a feature, abi.cpp includes it (tests/layout/check_includes.py).
+// The arena object behind the opaque harena_arena handle: the core's state
+// (region, bump word, frames; core/arena_core.h) and the core's parts that
+// keep a struct of their own (the slice log, the CUDA binding, the capture
+// watch, statistics). Features are no members: each keeps its state of the
+// arena behind one pointer of ArenaCore and attaches through its hook table
+// (core/checking.h, core/growth.h, core/companion.h, core/streams.h). The
+// functions here compose the core: allocation, free, push and pop, which
+// call a feature only where the arena's flags say it must see them. Within
+// a feature, only abi.cpp includes this header (tests/layout/check_includes.py).
 #pragma once
 
 #include "core/allocation_name.h"
 #include "core/arena_core.h"
+#include "core/capture_watch.h"
 #include "core/checking.h"
 #include "core/companion.h"
 #include "core/growth.h"
 #include "core/registry.h"
+#include "core/streams.h"
 #include "cuda/state.h"
-#include "graph/state.h"
 #include "harena/guard_layout.h"
 #include "slices/state.h"
 #include "stats/state.h"
-#include "streams/state.h"
 
 struct harena_arena : harena::detail::ArenaCore {
     harena::detail::SliceLog slices;  // device arenas: which buffer holds which slice
     harena::detail::CudaBinding cuda;
-    harena::detail::Capture capture;
+    harena::detail::CaptureWatch capture;
     harena::detail::Stats stats;
-    harena::detail::StreamOrder streams;
 };
 
 namespace harena::detail {
@@ -49,11 +48,6 @@ int publish(harena_arena *arena, harena_arena **out, const char *function);
 
 // Applies the environment's switches (HARENA_DEBUG, HARENA_GUARD) to options.
 void read_environment(harena_options &options);
-
-// The parts of the arena stream order works on (streams/state.h).
-inline StreamArena streams_of(harena_arena &arena) {
-    return StreamArena{arena, arena.streams, arena.cuda};
-}
 
 // After the checking feature's work changed (creation, a checker's heap).
 inline void update_watched(harena_arena &arena) {
@@ -83,7 +77,7 @@ inline uint64_t allocation_size(const ArenaCore &arena, uint64_t bytes) {
 
 // Stack operations shared by harena_push/pop, scopes and planned pipelines.
 // function names the caller in error messages.
-// push_frame pushes on the arena's bound stream (streams/state.h).
+// push_frame pushes on the arena's bound stream (core/streams.h).
 int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, void *stream, harena_frame *frame,
                   const char *function);
 inline int push_frame(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, harena_frame *frame,

@@ -2,9 +2,10 @@
 // Features keep their own state: the checking feature (debug records, guard
 // bands, NVTX heaps) behind `checks` (core/checking.h), growing and
 // measuring arenas behind `growth_state` (core/growth.h), the host companion
-// behind `companion_state` (core/companion.h), the others (the slice log,
-// the CUDA binding, graph capture, statistics, stream order) in their own
-// structs beside it (core/arena.h). Fields written only at creation
+// behind `companion_state` (core/companion.h), stream order behind
+// `streams_state` (core/streams.h). The core's own parts kept in structs
+// of their own (the slice log, the CUDA binding, the capture watch,
+// statistics) lie beside it (core/arena.h). Fields written only at creation
 // (and the allocation limit, written only where bytes cross streams) come
 // first; the allocation hot path writes one cache line.
 #pragma once
@@ -18,12 +19,14 @@
 
 namespace harena::detail {
 
-// The checking, growth and host companion features' state of an arena
-// (checking/state.h, growth/state.h, companion/state.h), through
-// core/checking.h's, core/growth.h's and core/companion.h's hooks.
+// The checking, growth, host companion and stream order features' state of
+// an arena (checking/state.h, growth/state.h, companion/state.h,
+// streams/state.h), through the hooks of core/checking.h, core/growth.h,
+// core/companion.h and core/streams.h.
 struct ArenaChecks;
 struct ArenaGrowth;
 class HostCompanion;
+struct StreamOrder;
 
 // Marks a live arena; cleared by harena_destroy. Entry points consult the
 // registry (check_live) rather than this, which they could only read by
@@ -47,7 +50,7 @@ struct Frame {
     uint64_t reserved;   // bytes at offset kept for the pusher's own placement
     bool pipeline;       // pushed by harena_pipeline_enter
     bool scope_owned;    // pushed by harena_scope_begin: only harena_scope_end pops it
-    uint8_t streams;     // kOtherStreamUsed, kAboveOtherStream: its pop has stream work (streams/state.h)
+    uint8_t streams;     // kOtherStreamUsed, kAboveOtherStream: its pop has stream work (core/streams.h)
     harena_scope scope;  // a pipeline frame's activation on the entering thread
 };
 // A frame is one cache line: pushes and pops measurably slow down when
@@ -97,7 +100,7 @@ struct ArenaCore {
     void *user_context = nullptr;  // the creator's, for messages and the device backend
     uint64_t base = 0;
     // The capacity, or where the lowest free byte last used on another stream
-    // than the top frame's begins if that is lower (streams/state.h): an
+    // than the top frame's begins if that is lower (core/streams.h): an
     // allocation that ends at or below it fits and crosses no stream. Read
     // by every allocation, written only where bytes cross streams.
     std::atomic<uint64_t> alloc_limit{0};
@@ -116,6 +119,7 @@ struct ArenaCore {
     ArenaChecks *checks = nullptr;             // the checking feature's, where it is linked
     ArenaGrowth *growth_state = nullptr;       // the growth feature's, where it is linked
     HostCompanion *companion_state = nullptr;  // the host companion feature's, where it is linked
+    StreamOrder *streams_state = nullptr;      // stream order's, on device arenas where it is linked
     bool grows = false;                        // a growing arena (harena_options.grow)
     Backing backing = Backing::none;
     // Identifies the arena and its region: unique among all arenas, renewed
@@ -146,7 +150,7 @@ struct ArenaCore {
     std::vector<Frame> frames;  // max_frames entries, depth in use
     // Beside each frame above a frame on another stream (kAboveOtherStream):
     // the home before, the stream of the frame below it. A frame's own
-    // stream is the home while it is the top (streams/state.h).
+    // stream is the home while it is the top (core/streams.h).
     std::vector<void *> home_before;
 };
 

@@ -96,13 +96,19 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
 }
 
 // An allocation whose bytes may have been used on another stream than
-// `stream` (streams/state.h): taken under the stream order's lock, and
+// `stream` (core/streams.h): taken under the stream order's lock, and
 // `stream` made to wait for their last users before the address is given.
 [[gnu::noinline]] int bump_across(harena_arena &arena, uint64_t bytes, uint64_t size, const AllocationName &name,
                                   void *stream, uint64_t *address) {
-    std::lock_guard<std::mutex> lock(arena.streams.mutex);
+    if (arena.streams_state == nullptr) {
+        if (int err = change_single_stream(arena, stream, "harena_alloc_on_stream")) {
+            return err;
+        }
+        return bump(arena, bytes, name, address);
+    }
+    StreamOrderLock lock(arena);
     if (stream != arena.home_stream) {
-        stream_note_frame_use(streams_of(arena), stream);
+        stream_order->note_frame_use(arena, stream);
     }
     uint64_t state = arena.state.load(std::memory_order_acquire);
     uint64_t top;
@@ -113,7 +119,7 @@ inline int finish_allocation(harena_arena &arena, uint64_t made, uint64_t top, u
         }
     } while (!arena.state.compare_exchange_weak(state, state + kOneAllocation + size, std::memory_order_acquire,
                                                 std::memory_order_acquire));
-    const int crossed = stream_take(streams_of(arena), top, top + size, stream, "harena_alloc");
+    const int crossed = stream_order->take(arena, top, top + size, stream, "harena_alloc");
     const int result = finish_allocation(arena, state + kOneAllocation + size, top, bytes, size, name, address);
     if (crossed != HARENA_OK && result == HARENA_OK) {
         (void)release(arena, *address, bytes, "harena_alloc");

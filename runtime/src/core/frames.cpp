@@ -92,17 +92,25 @@ int push_frame_on(harena_arena &arena, uint64_t reserve_bytes, bool pipeline, vo
     }
     const uint64_t reserved = round_up(reserve_bytes, arena.alignment);
     // Bytes last used on another stream, or a frame on another stream than
-    // the top's: the slow path orders them (streams/state.h).
+    // the top's: the slow path orders them (core/streams.h).
     const uint64_t reserved_end = guard_layout::band_end(offset + lead, reserved, trail);
     void *previous_home = arena.home_stream;
     uint8_t streams = 0;
     if (stream != previous_home || reserved_end > arena.alloc_limit.load(std::memory_order_relaxed)) {
-        if (int err = stream_push(streams_of(arena), stream, reserved_end, function)) {
-            return err;
-        }
-        if (stream != previous_home && depth != 0) {
-            streams = kAboveOtherStream;
-            arena.home_before[depth] = previous_home;
+        // Without stream order the limit is the capacity, which the
+        // reservation fits: only the stream changed.
+        if (arena.streams_state == nullptr) {
+            if (int err = change_single_stream(arena, stream, function)) {
+                return err;
+            }
+        } else {
+            if (int err = stream_order->push(arena, stream, reserved_end, function)) {
+                return err;
+            }
+            if (stream != previous_home && depth != 0) {
+                streams = kAboveOtherStream;
+                arena.home_before[depth] = previous_home;
+            }
         }
     }
     place_frame(arena, depth, offset, lead, reserved, trail, pipeline, streams, frame);
@@ -159,8 +167,8 @@ int pop_frame(harena_arena &arena, uint64_t frame_id, bool pipeline_exit, const 
     set_top(arena, top.offset);
     arena.depth.store(depth - 1, std::memory_order_relaxed);
     if (streams != 0) {
-        stream_pop(streams_of(arena), top, old_top,
-                   (streams & kAboveOtherStream) != 0 ? arena.home_before[depth - 1] : arena.home_stream);
+        stream_order->pop(arena, top, old_top,
+                          (streams & kAboveOtherStream) != 0 ? arena.home_before[depth - 1] : arena.home_stream);
     }
     return result;
 }

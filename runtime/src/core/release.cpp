@@ -167,16 +167,22 @@ int release_on(harena_arena &arena, uint64_t address, uint64_t bytes, void *stre
     if (stream == arena.home_stream || bytes > arena.capacity) {
         return release(arena, address, bytes, function);
     }
+    if (arena.streams_state == nullptr) {
+        if (int err = change_single_stream(arena, stream, function)) {
+            return err;
+        }
+        return release(arena, address, bytes, function);
+    }
     // Labelled before the bytes come back, so that no allocation takes them
     // without seeing the label; unlabelled again when they did not.
-    std::lock_guard<std::mutex> lock(arena.streams.mutex);
-    stream_note_frame_use(streams_of(arena), stream);
+    StreamOrderLock lock(arena);
+    stream_order->note_frame_use(arena, stream);
     const uint64_t begin = address - arena.base;
     const uint64_t end = begin + allocation_size(arena, bytes);
-    stream_label_free(streams_of(arena), begin, end, stream);
+    stream_order->label_free(arena, begin, end, stream);
     const int result = release(arena, address, bytes, function);
     if (result != HARENA_OK || top_of(arena) > begin) {
-        stream_unlabel_free(streams_of(arena), begin, end, stream);
+        stream_order->unlabel_free(arena, begin, end, stream);
     }
     return result;
 }

@@ -94,9 +94,9 @@ int no_cuda_runtime(const char *function) {
 }
 
 // A stream the runtime made is about to be destroyed: the bytes it last used
-// keep an event of its work (streams/state.h).
+// keep an event of its work (core/streams.h).
 int retire_own_stream(harena_arena &arena, const char *function) {
-    return arena.cuda.owns_stream() ? stream_retire(streams_of(arena), arena.cuda.stream(), function) : HARENA_OK;
+    return arena.cuda.owns_stream() ? retire_stream(arena, arena.cuda.stream(), function) : HARENA_OK;
 }
 
 int check_idle(const harena_arena &arena, const char *function) {
@@ -244,7 +244,7 @@ int harena_retire_stream(harena_arena *arena, void *stream) {
     if (int err = check_stream(*arena, stream, function)) {
         return err;
     }
-    return stream_retire(streams_of(*arena), stream, function);
+    return retire_stream(*arena, stream, function);
 }
 
 int harena_cuda_synchronize(harena_arena *arena) {

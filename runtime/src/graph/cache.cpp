@@ -108,7 +108,7 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
         host_block_missed = host_blocks.missed;
     }
     const bool allocated = allocation_total(*on.core) != allocations;
-    const Capture::Seen seen = on.capture->end();
+    const CaptureWatch::Seen seen = on.capture->end();
     // The graph's last node: it writes the count a waiting thread reads.
     e.signals = signal != nullptr && backend.signal_enqueue(*signal, stream) == 0;
     void *graph = nullptr;

@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/arena_core.h"
+#include "core/capture_watch.h"
 #include "cuda/state.h"
 #include "graph/backend.h"
 #include "graph/host_blocks.h"
-#include "graph/state.h"
 #include "graph/unplanned_calls.h"
 #include "harena/cuda.h"
 #include "nvtx/state.h"
@@ -25,7 +25,7 @@ struct GraphArena {
     harena_arena *arena = nullptr;    // what calls run on and the registry knows
     ArenaCore *core = nullptr;        // its region, top and generation
     CudaBinding *cuda = nullptr;      // its stream and context
-    Capture *capture = nullptr;       // what a planned pipeline's entry tells a capture
+    CaptureWatch *capture = nullptr;  // what a planned pipeline's entry tells a capture
     NvtxHeap *const *nvtx = nullptr;  // its memory checker's heap, null while none is attached
 };
 

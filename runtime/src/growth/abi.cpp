@@ -1,7 +1,7 @@
 // The growth feature's hooks (core/growth.h): growing arenas, which replace
 // their region at the push that opens the stack when it is too small, and
 // measuring arenas (measure/). Installed when this file is linked:
-// harena_runtime's link options name harena_growth_feature. Also
+// the feature library's link options name harena_growth_feature. Also
 // harena_shrink_to_fit: the region replaced by one just large enough for
 // the high water (core/region.cpp replaces it).
 #include <algorithm>
@@ -77,7 +77,7 @@ const GrowthHooks kHooks = {create, destroy, overflowed, make_room, measured, gr
 
 }  // namespace harena::detail
 
-// What harena_runtime's link options name, so that this file is linked.
+// What the feature library's link options name, so that this file is linked.
 extern "C" const void *const harena_growth_feature = &harena::detail::kHooks;
 
 using namespace harena::detail;

@@ -27,7 +27,7 @@ int harena_create_measuring(harena_arena **arena) {
         delete_arena(a);
         return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT,
                             "harena_create_measuring: measuring arenas need the growth feature, which this program "
-                            "does not link; link HalideArena::runtime");
+                            "does not link; link HalideArena::growth with its link options (or HalideArena::runtime)");
     }
     growth_of(*a).measure.start();  // no memory: the backing stays none
     if (int err = publish(a, arena, "harena_create_measuring")) {

@@ -76,19 +76,18 @@ void read_stats(const harena_arena &arena, harena_stats &stats) {
     if (arena.checks != nullptr) {
         checking->read_stats(arena, &stats);
     }
-    const StreamCounts streams = arena.streams.counts();
-    stats.stream_crossings = streams.crossings;
-    stats.stream_events_recorded = streams.records;
-    stats.stream_waits = streams.waits;
+    stats.stream_crossings = 0;
+    stats.stream_events_recorded = 0;
+    stats.stream_waits = 0;
+    if (arena.streams_state != nullptr) {
+        stream_order->read_stats(arena, &stats);
+    }
 }
 
 void reset_stats(harena_arena &arena) {
-    {
-        // Stream order keeps the highest offset ever used, which the high water forgets here.
-        std::lock_guard<std::mutex> lock(arena.streams.mutex);
-        arena.streams.touched = std::max(arena.streams.touched, arena.high_water.load(std::memory_order_relaxed));
+    if (arena.streams_state != nullptr) {
+        stream_order->reset_stats(arena);
     }
-    arena.streams.reset_counts();
     arena.high_water.store(top_of(arena), std::memory_order_relaxed);
     arena.stats.reset(allocation_total(arena), reclaim_total(arena), arena.depth.load(std::memory_order_relaxed));
     if (arena.growth_state != nullptr) {

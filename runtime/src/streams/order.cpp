@@ -156,15 +156,6 @@ void StreamOrder::reset_counts() {
     waits.store(0, std::memory_order_relaxed);
 }
 
-int check_stream(const ArenaCore &arena, void *stream, const char *function) {
-    if (stream != nullptr && arena.device_interface == nullptr) {
-        return report_error(arena.user_context, HARENA_ERROR_INVALID_ARGUMENT,
-                            "%s: arena %p holds host memory, which no stream orders; pass NULL as the stream",
-                            function, static_cast<const void *>(&arena));
-    }
-    return HARENA_OK;
-}
-
 int stream_take(StreamArena arena, uint64_t begin, uint64_t end, void *stream, const char *function) {
     StreamOrder &o = arena.order;
     follow_region(arena);

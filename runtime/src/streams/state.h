@@ -75,16 +75,12 @@ struct StreamOrder {
 
 // What stream order works on: the arena's core (its top, frames and home
 // stream), its stream order, and its CUDA binding, whose context crossings
-// record and wait in (core/arena.h makes it: streams_of).
+// record and wait in (streams/abi.cpp makes it: streams_of).
 struct StreamArena {
     ArenaCore &core;
     StreamOrder &order;
     const CudaBinding &cuda;
 };
-
-// HARENA_OK for a stream an arena can order work on: any on a device arena,
-// only NULL on a host arena (reported).
-int check_stream(const ArenaCore &arena, void *stream, const char *function);
 
 // The slow paths. Each returns HARENA_OK or an error it reported.
 // A frame on `stream` is about to be pushed at the top, reserving

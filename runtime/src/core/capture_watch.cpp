@@ -1,19 +1,19 @@
-// Graph capture state of an arena.
-#include "graph/state.h"
+// What planned pipelines' entries tell a capture in progress.
+#include "core/capture_watch.h"
 
 namespace harena::detail {
 
-void Capture::begin() {
+void CaptureWatch::begin() {
     active_ = true;
     seen_ = Seen{};
 }
 
-Capture::Seen Capture::end() {
+CaptureWatch::Seen CaptureWatch::end() {
     active_ = false;
     return seen_;
 }
 
-bool Capture::note_entry(bool capturable) {
+bool CaptureWatch::note_entry(bool capturable) {
     seen_.entered = true;
     if (!capturable) {
         seen_.refused = true;

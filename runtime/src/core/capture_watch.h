@@ -1,11 +1,14 @@
-// A CUDA graph capture in progress on an arena (the graph cache begins and
-// ends it) and what the planned pipeline's entry saw of it. Owned by
-// graph/capture.cpp.
+// Whether a CUDA graph capture is in progress on an arena, and what the
+// entries of planned pipelines saw of it: the pipeline ABI's answer to a
+// pipeline that declared itself not capturable (HARENA_PIPELINE_CAPTURABLE
+// unset) is to refuse the call while a capture lasts, so that it runs again,
+// normally, after it. The graph feature begins and ends captures; the core
+// only answers entries.
 #pragma once
 
 namespace harena::detail {
 
-class Capture {
+class CaptureWatch {
 public:
     // What the capture saw: whether a planned pipeline entered, and whether
     // it declared itself not capturable.

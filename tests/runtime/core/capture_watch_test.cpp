@@ -1,25 +1,25 @@
-// The graph feature's state through its interface alone (graph/state.h): a
-// capture in progress and what the planned pipeline's entry saw of it.
-// core/arena.h composes it into the arena; cache_test.cpp covers it there.
+// The capture watch alone (core/capture_watch.h): a capture in progress and
+// what the planned pipelines' entries saw of it. graph/cache_test.cpp covers
+// it inside the graph cache's captures.
 #include <gtest/gtest.h>
 
-#include "graph/state.h"
+#include "core/capture_watch.h"
 
 using namespace harena::detail;
 
-TEST(GraphCapture, OnlyAnActiveCaptureRefuses) {
-    Capture c;
+TEST(CaptureWatch, OnlyAnActiveCaptureRefuses) {
+    CaptureWatch c;
     EXPECT_FALSE(c.refuses(false));
     c.begin();
     EXPECT_FALSE(c.refuses(true));
-    const Capture::Seen seen = c.end();
+    const CaptureWatch::Seen seen = c.end();
     EXPECT_TRUE(seen.entered);
     EXPECT_FALSE(seen.refused);
     EXPECT_FALSE(c.refuses(false));
 }
 
-TEST(GraphCapture, ARefusalStandsForTheWholeCapture) {
-    Capture c;
+TEST(CaptureWatch, ARefusalStandsForTheWholeCapture) {
+    CaptureWatch c;
     c.begin();
     EXPECT_TRUE(c.refuses(false));
     EXPECT_FALSE(c.refuses(true));  // a later pipeline of the same call
