@@ -1,7 +1,5 @@
 #include "rewrite/argument_query.h"
 
-#include "size/free_names.h"
-
 #include <set>
 #include <string>
 #include <utility>
@@ -15,6 +13,21 @@ using namespace Halide::Internal;
 namespace {
 
 using Lets = std::vector<std::pair<std::string, Expr>>;
+
+// The names of the variables `e` reads, its own lets' included (binding a
+// spine let of the same name as well costs an unused let).
+std::set<std::string> names_read(const Expr &e) {
+    class Names : public IRGraphVisitor {
+    public:
+        std::set<std::string> names;
+        using IRGraphVisitor::visit;
+        void visit(const Variable *op) override {
+            names.insert(op->name);
+        }
+    } names;
+    e.accept(&names);
+    return names.names;
+}
 
 // The lets on `s`'s spine down to where open_before_first_use opens the
 // frame, in order; `branch` the pipeline branch met on the way (null: none).
@@ -93,17 +106,13 @@ Expr shape_field(const std::string &name, const std::set<std::string> &buffer_ar
 // spine's, then the layout's) that `needed` reads, directly or through
 // others, and the shape fields it reads that no let binds.
 Lets lets_needed(const Lets &available, const Expr &needed, const std::set<std::string> &buffer_arguments) {
-    std::set<std::string> wanted;
-    for (const std::string &n : free_names(needed)) {
-        wanted.insert(n);
-    }
+    std::set<std::string> wanted = names_read(needed);
     Lets kept;  // innermost first
     for (auto it = available.rbegin(); it != available.rend(); ++it) {
         if (wanted.erase(it->first)) {
             kept.push_back(*it);
-            for (const std::string &n : free_names(it->second)) {
-                wanted.insert(n);
-            }
+            const std::set<std::string> read = names_read(it->second);
+            wanted.insert(read.begin(), read.end());
         }
     }
     for (const std::string &n : wanted) {
