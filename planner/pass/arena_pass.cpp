@@ -10,6 +10,7 @@
 #include "size/preamble.h"
 #include "size/representative.h"
 #include "rewrite/rewrite_allocations.h"
+#include "rewrite/argument_query.h"
 #include "rewrite/route_argument_buffers.h"
 #include "rewrite/route_key_host_buffers.h"
 #include "rewrite/run_layout.h"
@@ -330,7 +331,8 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const std::vector<ParallelRegion
         // arena for this call, and nothing else of the runtime is there.
         ArgumentFrame frame{options.pipeline_name, options.arena_argument, entry.device_interface,
                             options.device_target};
-        Stmt result = open_argument_frame(s, placed, layout, frame);
+        Stmt result = answer_arena_query(s, placed, layout, frame);
+        result = open_argument_frame(result, placed, layout, frame);
         result = rewrite_allocations(result, placed, frame_base(), entry.device_interface, Checks::none(),
                                      options.maximum_buffer_size, slots);
         return hoist_size_limit_checks(result);

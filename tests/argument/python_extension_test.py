@@ -21,6 +21,10 @@ BUILD_DIR = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("HARENA_ARGUMEN
 sys.path.insert(0, BUILD_DIR)
 import harena_argument_unsharp as unsharp  # noqa: E402
 
+# The starter's query helper, as the Python starter uses it.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "apps", "starters", "python"))
+from arena_bytes import arena_bytes  # noqa: E402
+
 CALLS = 6
 SIZES = [(256, 192), (256, 192), (200, 150), (256, 192), (64, 48), (256, 192)]
 
@@ -84,6 +88,25 @@ class ArenaArgumentFromPython:
                 self.planned(image, arena, actual)
                 self.assertFalse(np.isnan(expected).any())
                 np.testing.assert_array_equal(actual.view(np.uint32), expected.view(np.uint32))
+
+    def test_the_answer_is_exactly_the_bytes_the_call_needs(self):
+        for call, (width, height) in enumerate([(256, 192), (700, 500), (64, 48), (333, 201)]):
+            with self.subTest(width=width, height=height):
+                image = new_input(call, width, height)
+                expected, actual = np.empty_like(image), np.full_like(image, np.nan)
+                needed = arena_bytes(lambda a: self.planned(image, a, actual))
+                self.assertGreater(needed, 0)
+                self.assertTrue(np.isnan(actual).all(), "the query ran the pipeline")
+                self.plain(image, np.zeros(1, dtype=np.uint8), expected)
+                self.planned(image, np.zeros(needed, dtype=np.uint8), actual)
+                np.testing.assert_array_equal(actual.view(np.uint32), expected.view(np.uint32))
+                with captured_stderr() as err, self.assertRaises(RuntimeError):
+                    self.planned(image, np.zeros(needed - 1, dtype=np.uint8), actual)
+                self.assertIn("holds %d bytes; this call needs %d:" % (needed - 1, needed), err[0])
+
+    def test_the_unplanned_build_needs_no_bytes(self):
+        image = new_input(0, 256, 192)
+        self.assertEqual(arena_bytes(lambda a: self.plain(image, a, np.empty_like(image))), 0)
 
     def test_a_too_small_arena_fails_the_call_and_names_the_sizes(self):
         arena = np.full(64, 0xA5, dtype=np.uint8)

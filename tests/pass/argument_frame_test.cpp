@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+
 using namespace Halide;
 using namespace Halide::Internal;
 
@@ -44,8 +46,9 @@ Lowered lower_chain_with_arena_argument(const Target &target) {
     return harena_test::lower_for(p, {input, arena}, "chain", target, options);
 }
 
-// `requirements`: the size check, and for host plans the check that the
-// argument has host memory.
+// `requirements`: the size check, for host plans the check that the
+// argument has host memory, and the bounds query's two (one dimension, an
+// answer an extent holds).
 void expect_planned_in_argument(const Lowered &l, const std::string &base_from, int requirements) {
     ASSERT_EQ(l.report.planned_count(), 2);
     HarenaCalls calls;
@@ -61,12 +64,12 @@ void expect_planned_in_argument(const Lowered &l, const std::string &base_from, 
 
 TEST(PassArgument, HostPlanLiesInTheArgumentsHostMemory) {
     Lowered l = lower_chain_with_arena_argument(get_host_target());
-    expect_planned_in_argument(l, Call::buffer_get_host, 2);
+    expect_planned_in_argument(l, Call::buffer_get_host, 4);
 }
 
 TEST(PassArgument, CudaPlanLiesInTheArgumentsDeviceMemoryAllocatedWhereItHasNone) {
     Lowered l = lower_chain_with_arena_argument(get_host_target().with_feature(Target::CUDA));
-    expect_planned_in_argument(l, Call::buffer_get_device, 1);
+    expect_planned_in_argument(l, Call::buffer_get_device, 3);
     // The graph cache takes arenas it knows, not buffers.
     EXPECT_NE(l.report.not_capturable.find("argument 'arena'"), std::string::npos) << l.report.not_capturable;
     // The argument's device memory, allocated by the first call that finds none.
@@ -75,6 +78,42 @@ TEST(PassArgument, CudaPlanLiesInTheArgumentsDeviceMemoryAllocatedWhereItHasNone
         mallocs_argument |= harena_test::name_in(args[0]) == "arena.buffer";
     }
     EXPECT_TRUE(mallocs_argument);
+}
+
+// A bounds query on the arena is answered once, into the arena's own
+// buffer, before Halide's pipeline branch, which then skips the call.
+TEST(PassArgument, ABoundsQueryOnTheArenaIsAnsweredAndRunsNothing) {
+    Lowered l = lower_chain_with_arena_argument(get_host_target());
+    const std::vector<std::vector<Expr>> inits = harena_test::call_arguments(l.stmt, Call::buffer_init);
+    int answers = 0;
+    for (const std::vector<Expr> &args : inits) {
+        if (harena_test::name_in(args[0]) == "arena.buffer") {
+            answers++;
+            // uint8 of one dimension, min 0, stride 1.
+            EXPECT_TRUE(is_const(args[5], halide_type_uint) && is_const(args[6], 8) && is_const(args[7], 1));
+            const Call *shape = args[8].as<Call>();
+            ASSERT_TRUE(shape && shape->is_intrinsic(Call::make_struct));
+            EXPECT_TRUE(is_const_zero(shape->args[0]));
+            EXPECT_TRUE(is_const_one(shape->args[2]));
+        }
+    }
+    EXPECT_EQ(answers, 1);
+    int branches_skipping_it = 0;
+    std::function<void(const Stmt &)> walk = [&](const Stmt &s) {
+        if (const Block *b = s.as<Block>()) {
+            walk(b->first);
+            walk(b->rest);
+        } else if (const LetStmt *let = s.as<LetStmt>()) {
+            walk(let->body);
+        } else if (const IfThenElse *branch = s.as<IfThenElse>(); branch && harena::is_pipeline_branch(branch)) {
+            for (const std::vector<Expr> &args :
+                 harena_test::call_arguments(Evaluate::make(branch->condition), Call::buffer_is_bounds_query)) {
+                branches_skipping_it += harena_test::name_in(args[0]) == "arena.buffer";
+            }
+        }
+    };
+    walk(l.stmt);
+    EXPECT_EQ(branches_skipping_it, 1) << "the pipeline branch does not skip a query on the arena";
 }
 
 }  // namespace

@@ -1,6 +1,5 @@
-"""Calls the planned pipeline from Python: python3 main.py BUILD_DIR."""
+"""Calls the planned pipeline from Python: python3 main.py BUILD_DIR [OUTPUT.npy]."""
 
-import json
 import os
 import sys
 
@@ -8,18 +7,21 @@ import numpy as np
 
 build = sys.argv[1]
 sys.path.insert(0, build)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import sharpen_ext  # noqa: E402
+from arena_bytes import arena_bytes  # noqa: E402
 
-# The plan's bytes at the estimates, from the plan report beside the library.
-with open(os.path.join(build, "sharpen.arena.json")) as f:
-    arena = np.zeros(json.load(f)["arena_bytes_at_estimates"], dtype=np.uint8)
-
-for call in range(3):
-    image = np.random.default_rng(call).random((768, 1024), dtype=np.float32)  # (y, x)
-    output = np.empty_like(image)
+image = np.random.default_rng(0).random((1024, 1536), dtype=np.float32)  # (y, x): larger than the estimates
+output = np.empty_like(image)
+# The pipeline says how many bytes a call at these sizes needs.
+arena = np.zeros(arena_bytes(lambda a: sharpen_ext.sharpen(image, a, output)), dtype=np.uint8)
+for call in range(3):  # one arena for every call of these sizes
     sharpen_ext.sharpen(image, arena, output)  # intermediates lie in `arena`
     assert np.isfinite(output).all()
-flat = np.full((768, 1024), 0.5, dtype=np.float32)
-sharpen_ext.sharpen(flat, arena, output)
-assert (output == 0.5).all(), "a flat image stays flat"
-print("sharpen from Python: 3 calls, arena of", arena.size, "bytes")
+if len(sys.argv) > 2:
+    np.save(sys.argv[2], output)
+flat = np.full((1024, 1536), 0.5, dtype=np.float32)
+flat_output = np.empty_like(flat)
+sharpen_ext.sharpen(flat, arena, flat_output)
+assert (flat_output == 0.5).all(), "a flat image stays flat"
+print("sharpen from Python: 4 calls, arena of", arena.size, "bytes")

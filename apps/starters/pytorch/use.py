@@ -1,7 +1,5 @@
 """Calls the planned operator: python3 use.py build/libsharpen_ops.so."""
 
-import json
-import os
 import sys
 
 import torch
@@ -9,18 +7,23 @@ import torch
 library = sys.argv[1]
 torch.ops.load_library(library)
 device = "cuda" if torch.cuda.is_available() else "cpu"
-# The arena: the plan's bytes at the estimates, from the plan report beside the
-# library, of the build this device calls (sharpen_cpu or sharpen_cuda). A call
-# larger than the estimates raises with the bytes it needs.
-with open(os.path.join(os.path.dirname(library), f"sharpen_{device}.arena.json")) as f:
-    arena = torch.empty(json.load(f)["arena_bytes_at_estimates"], dtype=torch.uint8, device=device)
 
-for call in range(3):  # one arena for every call
-    image = torch.rand(768, 1024, device=device)  # (y, x)
-    output = torch.empty_like(image)
+image = torch.rand(1024, 1536, device=device)  # (y, x): larger than the estimates
+output = torch.empty_like(image)
+# The arena: the pipeline of this device (sharpen_cpu or sharpen_cuda) says
+# how many bytes a call at these sizes needs.
+arena = torch.empty(torch.ops.starter.sharpen_arena_bytes(image, output), dtype=torch.uint8, device=device)
+
+for call in range(3):  # one arena for every call of these sizes
+    image = torch.rand(1024, 1536, device=device)
     torch.ops.starter.sharpen(image, arena, output)  # intermediates lie in `arena`
     assert torch.isfinite(output).all()
-flat = torch.full((768, 1024), 0.5, device=device)
+flat = torch.full((1024, 1536), 0.5, device=device)
 torch.ops.starter.sharpen(flat, arena, output)
 assert (output == 0.5).all(), "a flat image stays flat"
-print("sharpen on", device, ": 4 calls, arena of", arena.numel(), "bytes")
+try:
+    torch.ops.starter.sharpen(flat, arena[:-1], output)
+    raise AssertionError("an arena a byte short of the answer was accepted")
+except RuntimeError as e:
+    assert "this call needs %d:" % arena.numel() in str(e), e
+print("sharpen on", device, ": 4 calls, arena of", arena.numel(), "bytes, a byte less refused")

@@ -76,13 +76,15 @@ Stmt enter_and_exit(const Stmt &body, const RunLayout &layout, const FrameEntry 
 
 }  // namespace
 
+bool mentions_placed(const Stmt &s, const std::map<const IRNode *, Placement> &placed) {
+    MentionsAllocation m(placed);
+    s.accept(&m);
+    return m.found;
+}
+
 Stmt open_before_first_use(const Stmt &s, const std::map<const IRNode *, Placement> &placed,
                            const std::function<Stmt(const Stmt &)> &prologue) {
-    auto mentions = [&](const Stmt &t) {
-        MentionsAllocation m(placed);
-        t.accept(&m);
-        return m.found;
-    };
+    auto mentions = [&](const Stmt &t) { return mentions_placed(t, placed); };
     if (const LetStmt *op = s.as<LetStmt>(); op && !placed.count(op)) {
         return LetStmt::make(op->name, op->value, open_before_first_use(op->body, placed, prologue));
     }

@@ -30,6 +30,10 @@ struct FrameEntry {
     uint64_t host_worst_case_bytes = 0;
 };
 
+// Whether `s` holds an allocation of `placed`.
+bool mentions_placed(const Halide::Internal::Stmt &s,
+                     const std::map<const Halide::Internal::IRNode *, Placement> &placed);
+
 // `prologue` applied to the innermost statement on `s`'s top-level spine
 // that holds every planned allocation, the rest of the spine rebuilt around
 // it. A frame must open after the argument checks: Halide emits a run of

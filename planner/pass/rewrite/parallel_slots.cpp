@@ -21,7 +21,7 @@ enum StateWord : int {
 };
 
 Expr word(const SlotPool &pool, const Expr &index) {
-    return Load::make(UInt(64), slot_state_name(pool), index, Buffer<>(), Parameter(), const_true(),
+    return Load::make(UInt(64), slot_state_name(pool), index, Halide::Buffer<>(), Parameter(), const_true(),
                       ModulusRemainder());
 }
 Expr word(const SlotPool &pool, int index) {

@@ -12,6 +12,10 @@
 //     arena.set(memory);
 //     p.realize(result, target);  // intermediates lie in `memory`
 //
+// Left unbound, the arena is sized by Halide's bounds inference:
+// p.infer_input_bounds(result, target) binds it to a buffer of exactly the
+// bytes that call needs (the pipeline answers a bounds query on its arena).
+//
 // Each call lays its buffers out for its own sizes; a call whose arena is
 // too small fails through Halide's error handler (JIT: Halide::RuntimeError)
 // naming the argument, the bytes given and the bytes the call needs. For a
