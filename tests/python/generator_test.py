@@ -2,9 +2,12 @@
 generator main: the library, header and plan report of each must be
 byte-identical to what the C++ generator main writes for the same pipeline
 written in C++ (generators/corpus), for the host and for CUDA (building a
-CUDA library needs no GPU).
+CUDA library needs no GPU). And the same pipelines planned by JIT: the
+report halide_arena.plan writes for the Python pipeline must be
+byte-identical to the one harena::plan_into_argument writes for the C++ one.
 
-Usage: generator_test.py CORPUS_GENERATOR_DIR  (the build's generators/corpus)
+Usage: generator_test.py CORPUS_GENERATOR_DIR CPP_JIT_REPORT
+  (the build's generators/corpus, and its tests/python/harena_cpp_jit_report)
 """
 import os
 import subprocess
@@ -17,6 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS_TARGET = "x86-64-linux-sse41-avx-f16c-fma-avx2"
 EMITS = "static_library,c_header"
 CORPUS_DIR = None
+CPP_JIT_REPORT = None
 
 
 def generate(command, cwd, generator, target, extra=()):
@@ -27,9 +31,14 @@ def generate(command, cwd, generator, target, extra=()):
                           cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
         raise AssertionError(f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
+    return read_folder(out)
+
+
+def read_folder(folder):
+    """{file: bytes} of every file in folder."""
     files = {}
-    for name in sorted(os.listdir(out)):
-        with open(os.path.join(out, name), "rb") as f:
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
             files[name] = f.read()
     return files
 
@@ -64,6 +73,28 @@ class PythonGeneratorsPlanAsCpp(unittest.TestCase):
     def test_stencil_chain_cuda(self):
         self.compare("stencil_chain", "cuda-arena", "module")
 
+    def compare_jit(self, generator, features):
+        target = f"{CORPUS_TARGET}-{features}" if features else CORPUS_TARGET
+        source = os.path.join(HERE, "generators", f"{generator}.py")
+        reports = {}
+        for side, command in (("cpp", [CPP_JIT_REPORT, generator, target]),
+                              ("py", [sys.executable, os.path.join(HERE, "python_jit_report.py"), source, generator,
+                                      target])):
+            with tempfile.TemporaryDirectory() as d:
+                done = subprocess.run(command + [d], capture_output=True, text=True)
+                self.assertEqual(done.returncode, 0, f"{side}: {done.stdout}{done.stderr}")
+                reports[side] = read_folder(d)
+        self.assertIn(f"{generator}.arena.json", reports["cpp"])
+        self.assertEqual(sorted(reports["py"]), sorted(reports["cpp"]))
+        for name in reports["cpp"]:
+            self.assertTrue(reports["py"][name] == reports["cpp"][name], f"JIT {name} differs")
+
+    def test_color_grade_jit_host(self):
+        self.compare_jit("color_grade", "")
+
+    def test_stencil_chain_jit_cuda(self):
+        self.compare_jit("stencil_chain", "cuda")
+
     def test_halide_main_alone_rejects_the_arena_feature(self):
         # Why the entry exists: Halide's own main parses targets itself.
         source = os.path.join(HERE, "generators", "sharpen.py")
@@ -96,4 +127,5 @@ class PythonGeneratorsPlanAsCpp(unittest.TestCase):
 
 if __name__ == "__main__":
     CORPUS_DIR = sys.argv.pop(1)
+    CPP_JIT_REPORT = sys.argv.pop(1)
     unittest.main()
