@@ -5,7 +5,8 @@ feature (halide_arena.generate).
     import halide as hl, halide_arena, numpy as np
     arena = hl.ImageParam(hl.UInt(8), 1, "arena")
     plan = halide_arena.plan(output, arena, target)   # output: a Func or a Pipeline
-    arena.set(hl.Buffer(np.empty(plan.bytes_at_estimates, np.uint8)))
+    memory = halide_arena.host_arena(plan.bytes_at_estimates)   # keep it alive
+    arena.set(hl.Buffer(memory))
     output.realize(result, target)                    # intermediates lie in the arena
 """
 import os as _os
@@ -17,7 +18,7 @@ import halide as _hl
 from ._planning import JitPlanner  # noqa: E402
 from ._callable import create_callable_from_generator  # noqa: E402,F401
 
-__all__ = ["plan", "main", "create_callable_from_generator", "cmake_dir", "JitPlanner"]
+__all__ = ["plan", "host_arena", "main", "create_callable_from_generator", "cmake_dir", "JitPlanner"]
 
 
 def plan(pipeline, arena, target=None, *, pipeline_name="", report_dir="", trace=0, parallel_slots=16):
@@ -44,6 +45,20 @@ def plan(pipeline, arena, target=None, *, pipeline_name="", report_dir="", trace
         target = _hl.get_host_target()
     return JitPlanner(pipeline, arena.parameter(), target, pipeline_name=pipeline_name, report_dir=str(report_dir),
                       trace=trace, parallel_slots=parallel_slots)
+
+
+ALIGNMENT = 256  # the plan's offsets are multiples of it, from the arena's start
+
+
+def host_arena(nbytes):
+    """A numpy uint8 array of `nbytes` that starts at a multiple of 256 bytes
+    (a host plan needs 128, as Halide's own allocations have; numpy aligns to
+    16 only): pass
+    halide.Buffer(host_arena(n)) and keep the array alive."""
+    import numpy as np
+    storage = np.zeros(int(nbytes) + ALIGNMENT, dtype=np.uint8)
+    start = -storage.ctypes.data % ALIGNMENT
+    return storage[start:start + int(nbytes)]
 
 
 def main(argv=None):

@@ -142,6 +142,23 @@ JitPlanner::JitPlanner(Halide::Pipeline pipeline, const Parameter &arena, const 
     const Expr extent = Variable::make(Halide::Int(32), arena.name() + ".extent.0", arena);
     pipeline_.add_requirement(extent >= 1,
                               "arena argument '" + arena.name() + "' of " + name_ + " is empty");
+    if (!pass.device_target) {
+        // Halide's code for a buffer it thinks it allocated may store aligned
+        // vectors into it, trusting the alignment of Halide's own host
+        // allocations (halide.Buffer's, halide_malloc's: 128 bytes). The plan's
+        // offsets are multiples of a larger alignment from the arena's start,
+        // so an arena that starts at a multiple of 128 keeps every buffer so;
+        // a numpy array is often aligned to 16 only, and faults.
+        constexpr uint64_t kHostAlignment = 128;
+        const Expr buffer = Variable::make(Halide::type_of<halide_buffer_t *>(), arena.name() + ".buffer", arena);
+        const Expr host = Call::make(Halide::Handle(), Call::buffer_get_host, {buffer}, Call::Extern);
+        const Expr address = Halide::reinterpret(Halide::UInt(64), host);
+        pipeline_.add_requirement(address % Expr(kHostAlignment) == Expr(uint64_t(0)),
+                                  "arena argument '" + arena.name() + "' of " + name_ +
+                                      " starts at an address that is not a multiple of " +
+                                      std::to_string(kHostAlignment) +
+                                      " bytes; make it with halide_arena.host_arena(bytes) or as a halide.Buffer");
+    }
     pipeline_.add_custom_lowering_pass(new ArenaLoweringPass(pass, state_));
     at_estimates_ = probe();
 }

@@ -22,6 +22,19 @@ int main(int argc, char **argv) {
         options.pipeline_name = argv[1];
         options.report_dir = argv[3];
         const harena::ArgumentPlan plan = harena::plan_into_argument(pipeline, arena, target, options);
+        if (!target.has_gpu_feature()) {
+            // The requirement halide_arena.plan adds for a host arena
+            // (python/src/jit_planner.cpp), so that both statements match.
+            using namespace Halide::Internal;
+            const Halide::Expr buffer =
+                Variable::make(Halide::type_of<halide_buffer_t *>(), "arena.buffer", arena.parameter());
+            const Halide::Expr host = Call::make(Halide::Handle(), Call::buffer_get_host, {buffer}, Call::Extern);
+            pipeline.add_requirement(
+                Halide::reinterpret(Halide::UInt(64), host) % Halide::Expr(uint64_t(128)) == Halide::Expr(uint64_t(0)),
+                "arena argument 'arena' of " + std::string(argv[1]) +
+                    " starts at an address that is not a multiple of 128 bytes; make it with "
+                    "halide_arena.host_arena(bytes) or as a halide.Buffer");
+        }
         pipeline.compile_jit(target);
         std::cout << plan.bytes_at_estimates << "\n";
     } catch (const Halide::Error &e) {

@@ -63,7 +63,7 @@ w, h, radii = 256, 192, [1, 2, 3, 4, 5, 6]
 if planned:
     arena = hl.ImageParam(hl.UInt(8), 1, "arena")
     plan = halide_arena.plan(blur.output, arena, target)
-    memory = np.zeros(plan.bytes_for({"radius": max(radii)}), np.uint8)
+    memory = halide_arena.host_arena(plan.bytes_for({"radius": max(radii)}))
     arena.set(hl.Buffer(memory))
     pipeline = plan.pipeline
 host_input = np.zeros((h, w), np.uint16)

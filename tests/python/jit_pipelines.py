@@ -69,11 +69,9 @@ class RadiusBlur:
             self.output.gpu_tile(x, y, xo, yo2, xi, yi2, 16, 16)
         else:
             self.output.split(y, yo, yi, 32).parallel(yo).vectorize(x, 8)
-            # The sums' update stages stay scalar: vectorized, the planned
-            # pipeline crashes (a fault of the pass, not yet found).
             for f in (blur_y, blur_x):
                 f.compute_at(self.output, yo).vectorize(x, 8)
-                f.update().unscheduled()
+                f.update().vectorize(x, 8)
 
     def bind(self, image, radius):
         """Sets the input from a numpy array of shape (height, width)."""

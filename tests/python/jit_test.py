@@ -34,10 +34,11 @@ class HostJit(unittest.TestCase):
         return hl.get_host_target()
 
     def arena_buffer(self, nbytes):
-        """The arena as a numpy array: Halide's own conversion of the buffer.
-        A halide.Buffer made from an array borrows its memory, so the test
+        """The arena as a numpy array (halide_arena.host_arena: aligned as a
+        plan needs), through Halide's own conversion of the buffer. A
+        halide.Buffer made from an array borrows its memory, so the test
         keeps the array alive."""
-        return hl.Buffer(self.keep(np.zeros(nbytes, dtype=np.uint8)))
+        return hl.Buffer(self.keep(halide_arena.host_arena(nbytes)))
 
     def keep(self, array):
         self.__dict__.setdefault("_kept", []).append(array)
@@ -119,6 +120,17 @@ class HostJit(unittest.TestCase):
         with self.assertRaisesRegex(Exception, r"'input' is a buffer of 2 dimensions"):
             plan.bytes_for({"input": (3, 4, 5)})
 
+    def test_a_host_arena_that_starts_unaligned_is_refused(self):
+        if self.target().has_gpu_feature():
+            self.skipTest("a device plan lies in the buffer's device memory")
+        planned, plan, _ = self.planned(RadiusBlur)
+        storage = self.keep(halide_arena.host_arena(plan.bytes_at_estimates + 64))
+        planned.arena.set(hl.Buffer(storage[64:]))
+        planned.bind(new_image(9, (192, 256), np.uint16), 2)
+        with self.assertRaisesRegex(hl.HalideError, r"arena argument 'arena' of .* starts at an address that is not "
+                                                    r"a multiple of 128 bytes"):
+            self.realize(plan.pipeline, hl.Buffer(hl.UInt(16), [256, 192]))
+
     def test_an_arena_of_the_wrong_type_is_refused(self):
         target = self.target()
         pipeline = DetailFilter(target)
@@ -144,7 +156,9 @@ class HostJitTorchArena(HostJit):
 
     def arena_buffer(self, nbytes):
         import torch
-        return hl.Buffer(self.keep(torch.zeros(nbytes, dtype=torch.uint8)).numpy())
+        storage = self.keep(torch.zeros(nbytes + 256, dtype=torch.uint8))
+        start = -storage.data_ptr() % 256
+        return hl.Buffer(storage[start:start + nbytes].numpy())
 
 
 class PlannedCallableFromGenerator(unittest.TestCase):
@@ -167,7 +181,7 @@ class PlannedCallableFromGenerator(unittest.TestCase):
         with hl.GeneratorContext(target):
             plain = self.generator_class().compile_to_callable()
         self.assertEqual(plan.buffers_planned, 2, plan.unplanned)
-        arena_memory, unused_memory = np.zeros(plan.bytes_at_estimates, dtype=np.uint8), np.zeros(1, dtype=np.uint8)
+        arena_memory, unused_memory = halide_arena.host_arena(plan.bytes_at_estimates), np.zeros(1, dtype=np.uint8)
         arena, unused = hl.Buffer(arena_memory), hl.Buffer(unused_memory)
         for call, (w, h) in enumerate([(256, 256), (100, 60), (256, 256), (17, 33), (256, 200), (128, 128)]):
             image = hl.Buffer(new_image(300 + call, (h, w), np.float32))

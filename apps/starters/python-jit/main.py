@@ -38,7 +38,7 @@ image, output = sharpen()
 plain_image, plain_output = sharpen()
 arena = hl.ImageParam(hl.UInt(8), 1, "arena")
 plan = halide_arena.plan(output, arena, target)
-memory = np.zeros(plan.bytes_at_estimates, np.uint8)  # the Buffer borrows it: keep it alive
+memory = halide_arena.host_arena(plan.bytes_at_estimates)  # a numpy array aligned as the plan needs; keep it alive
 arena.set(hl.Buffer(memory))
 print(f"planned {plan.buffers_planned} of {plan.buffers} buffers into {plan.bytes_at_estimates} bytes")
 
