@@ -16,7 +16,8 @@ import tempfile
 CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check_includes.py')
 DESIGN = os.path.join('docs', 'design.md')
 # The folders the check covers (docs/design.md's table).
-CHECKED = ('planner/solver', 'planner/pass', 'planner/tools', 'runtime', 'generators', 'apps', 'bench', 'tests/support')
+CHECKED = ('planner/solver', 'planner/pass', 'planner/tools', 'runtime', 'generators', 'apps', 'bench', 'tests/support',
+           'python')
 
 # (file to append to, or to create, relative to the copy; text; what the
 # check must print about it)
@@ -48,6 +49,7 @@ PLANTED = [
     ('generators/corpus/planted.cpp', '#include "harena/runtime.h"\n', 'generators does not include runtime API'),
     ('apps/planted.cpp', '#include "solver/problem.h"\n', 'apps does not include solver'),
     ('tests/support/planted.cpp', '#include "harena/rmm.hpp"\n', 'test support does not include RMM'),
+    ('python/src/module.cpp', '#include "harena/runtime.h"\n', 'python does not include runtime API'),
     # The solver's folders.
     ('planner/solver/detail/common/describe.cpp', '#include "solver/detail/greedy/first_fit.h"\n',
      'detail/common/ includes only its own files'),

@@ -4,6 +4,7 @@
 // the pipeline it builds gets the pass before Halide lowers it. libHalide is
 // used only through its public interface.
 #include "generator/generator_attach.h"
+#include "generator/generator_provider.h"
 
 #include <memory>
 
@@ -92,27 +93,33 @@ private:
     AbstractGeneratorPtr inner_;
 };
 
+// The generators `inner` creates, each wrapped.
 class ArenaGenerators : public Halide::Internal::GeneratorFactoryProvider {
 public:
+    explicit ArenaGenerators(const GeneratorFactoryProvider &inner)
+        : inner_(inner) {
+    }
     std::vector<std::string> enumerate() const override {
-        return registered().enumerate();
+        return inner_.enumerate();
     }
     AbstractGeneratorPtr create(const std::string &name, const Halide::GeneratorContext &context) const override {
-        AbstractGeneratorPtr g = registered().create(name, context);
+        AbstractGeneratorPtr g = inner_.create(name, context);
         return g ? std::make_unique<ArenaGenerator>(std::move(g)) : nullptr;
     }
 
 private:
-    static const GeneratorFactoryProvider &registered() {
-        return Halide::Internal::get_registered_generators();
-    }
+    const GeneratorFactoryProvider &inner_;
 };
 
 }  // namespace
 
 int run_generator_main(int argc, char **argv) {
-    ArenaGenerators generators;
-    return Halide::Internal::generate_filter_main(argc, argv, generators);
+    return run_generator_main(argc, argv, Halide::Internal::get_registered_generators());
+}
+
+int run_generator_main(int argc, char **argv, const Halide::Internal::GeneratorFactoryProvider &generators) {
+    ArenaGenerators wrapped(generators);
+    return Halide::Internal::generate_filter_main(argc, argv, wrapped);
 }
 
 }  // namespace harena

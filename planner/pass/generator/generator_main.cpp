@@ -24,6 +24,7 @@
 // Whatever the mechanism, an `arena` build that lowered a pipeline without
 // running the pass fails here, naming the cause, rather than emitting an
 // unplanned library.
+#include "generator/arena_main.h"
 #include "generator/generator_attach.h"
 
 #include <algorithm>
@@ -231,7 +232,7 @@ int refuse_unplanned(const CommandLine &c, const std::string &base) {
 }  // namespace
 }  // namespace harena
 
-int main(int argc, char **argv) {
+int harena::arena_generator_main(int argc, char **argv, const GeneratorRunner &run_generators) {
     using namespace harena;
     CommandLine c = parse(argc, argv);
     if (!config().bad_options.empty()) {
@@ -250,7 +251,7 @@ int main(int argc, char **argv) {
     cargs.push_back(nullptr);
     int result = 1;
     try {
-        result = run_generator_main((int)c.args.size(), cargs.data());
+        result = run_generators((int)c.args.size(), cargs.data());
     } catch (const Halide::Error &e) {
         // A user's mistake (e.g. a size the planner cannot bound) reads as a
         // compiler error, not as an abort.
