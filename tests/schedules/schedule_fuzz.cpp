@@ -16,6 +16,7 @@
 #include "autoschedulers.h"
 #include "harena/jit.h"
 #include "jit_heap.h"
+#include "runnable_target.h"
 #include "random_pipeline.h"
 
 #include <atomic>
@@ -92,7 +93,7 @@ void poison(Realization &r, uint8_t byte) {
 
 Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls) {
     Result result;
-    const Target target = get_host_target();
+    const Target target = harena_test::runnable_host_target();
     BuiltPipeline plain = c.build(left_out), planned = c.build(left_out);
     Pipeline plain_pipeline(plain.outputs), planned_pipeline(planned.outputs);
     for (BuiltPipeline *p : {&plain, &planned}) {
