@@ -138,17 +138,14 @@ int record(harena_arena &arena, harena_graph_call call, void *closure, Unplanned
 }
 
 int place(harena_arena &arena, const UnplannedRecording &recording, harena_graph_call call, void *closure,
-          bool *followed) {
+          std::string *difference) {
     PlacedCall placed(arena, recording);
     const int result = in_own_frame(arena, recording.footprint(), &placed, call, closure);
-    *followed = placed.followed();
-    if (!*followed && result == 0) {
-        harena::detail::report_notice(
-            arena.user_context,
-            "harena_graph_run: a call of a pipeline built without the arena feature allocated differently from "
-            "the first call with the same arguments (%s); calls with these arguments run without a graph from now "
-            "on. Put whatever changes its allocations (a scalar argument, a buffer's shape) in the key",
-            placed.difference().empty() ? "it made fewer allocations" : placed.difference().c_str());
+    if (!placed.followed()) {
+        *difference = "a call of a pipeline built without the arena feature allocated differently from the first "
+                      "call with the same arguments (" +
+                      (placed.difference().empty() ? std::string("it made fewer allocations") : placed.difference()) +
+                      "); put whatever changes its allocations (a scalar argument, a buffer's shape) in the key";
     }
     return result;
 }

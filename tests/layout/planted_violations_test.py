@@ -43,6 +43,7 @@ PLANTED = [
     ('runtime/src/companion/abi.cpp', '#include "checking/state.h"\n', 'host companion does not include checking'),
     ('runtime/src/streams/spans.cpp', '#include "graph/key.h"\n', 'stream order does not include graphs'),
     ('runtime/src/graph/key.cpp', '#include "streams/state.h"\n', 'graphs does not include stream order'),
+    ('runtime/src/graph/cache.cpp', '#include "nvtx/state.h"\n', 'graphs does not include checking'),
     ('runtime/override/counters.cpp', '#include "harena/rmm.hpp"\n', 'override does not include RMM'),
     ('runtime/launch/module_table.cpp', '#include "solver/problem.h"\n', 'launch does not include solver'),
     ('runtime/rmm/src/resource_arena.cpp', '#include "core/errors.h"\n', 'RMM does not include runtime core'),

@@ -182,6 +182,16 @@ int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *
 /* A short name for a fallback reason ("argument on host", ...). */
 const char *harena_graph_fallback_name(int reason);
 
+/* The cause of the cache's latest fallback for `reason`, for a person: the
+ * driver call and its error, the buffer argument or pipeline involved
+ * ("cuStreamEndCapture returned CUDA_ERROR_STREAM_CAPTURE_INVALIDATED (901)
+ * after the call, ..."); empty while none fell back for it. Copies at most
+ * bytes - 1 characters and a NUL to text (nothing when bytes is 0) and
+ * returns the cause's full length, or a code. The first fallback of each
+ * reason in a cache is also reported once through halide_print, with its
+ * cause. */
+int harena_graph_fallback_cause(const harena_graph_cache *cache, int reason, char *text, size_t bytes);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif

@@ -17,7 +17,9 @@
 // both go into the key, with the function itself.
 #pragma once
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -81,6 +83,11 @@ public:
         detail::check(harena_graph_wait(cache_));
     }
 
+    // The C handle, for harena_graph_* calls.
+    [[nodiscard]] harena_graph_cache *get() const noexcept {
+        return cache_;
+    }
+
     // enum harena_graph_outcome of the last run().
     [[nodiscard]] int last_outcome() const noexcept {
         return outcome_;
@@ -90,6 +97,17 @@ public:
         Stats s;
         detail::check(harena_graph_get_stats(cache_, &s));
         return s;
+    }
+
+    // The cause of the latest fallback for `reason` (enum
+    // harena_graph_fallback), empty while none fell back for it.
+    [[nodiscard]] std::string fallback_cause(int reason) const {
+        const int length = harena_graph_fallback_cause(cache_, reason, nullptr, 0);
+        detail::check(std::min(length, 0));
+        std::string cause(static_cast<size_t>(length) + 1, '\0');
+        (void)harena_graph_fallback_cause(cache_, reason, cause.data(), cause.size());
+        cause.resize(static_cast<size_t>(length));
+        return cause;
     }
 
 private:

@@ -170,6 +170,24 @@ bool tool_attached() {
     return nvtx::attached();
 }
 
+void capturing(bool capturing) {
+    nvtx_capturing(capturing);
+}
+
+bool replay_launching(harena_arena &arena, uint64_t top) {
+    NvtxHeap *const heap = nvtx_heap_of(arena);
+    const uint64_t end = arena.base + arena.capacity;
+    if (heap == nullptr || top >= end) {
+        return false;
+    }
+    nvtx_reservation_register(*heap, top, end - top);
+    return true;
+}
+
+void replay_launched(harena_arena &arena, uint64_t top) {
+    nvtx_frame_popped(*nvtx_heap_of(arena), top);
+}
+
 void read_stats(const harena_arena &arena, harena_stats *stats) {
     const GuardCounts guard = arena.checks->guards.counts();
     stats->guard_checks = guard.checks;
@@ -180,9 +198,11 @@ void reset_stats(harena_arena &arena) {
     checks_of(arena).guards.reset_counts();
 }
 
-const CheckingHooks kHooks = {create, destroy, watching, debug, allocated, free_mismatch,
-                              released, evicted, pushed, popping, popped, pipeline_entered,
-                              region_attached, region_detached, context_bound, tool_attached, read_stats, reset_stats};
+const CheckingHooks kHooks = {create, destroy, watching, debug, allocated,
+                              free_mismatch, released, evicted, pushed, popping,
+                              popped, pipeline_entered, region_attached, region_detached, context_bound,
+                              tool_attached, capturing, replay_launching, replay_launched, read_stats,
+                              reset_stats};
 
 [[maybe_unused]] const bool installed = (install_checking(&kHooks), true);
 

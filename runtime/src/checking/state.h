@@ -29,13 +29,6 @@ inline NvtxHeap *nvtx_heap_of(const ArenaCore &arena) {
     return arena.checks != nullptr ? arena.checks->nvtx : nullptr;
 }
 
-// Where the graph cache reads the heap (GraphArena::nvtx): the arena's, or
-// a null one that stays null where the feature holds no state for it.
-inline NvtxHeap *const *nvtx_heap_slot(const ArenaCore &arena) {
-    static NvtxHeap *const none = nullptr;
-    return arena.checks != nullptr ? &arena.checks->nvtx : &none;
-}
-
 // For guard bands: messages to user_context, device copies on the stream
 // the kernels used: the caller's context (a planned pipeline passes the
 // arena), else the arena itself where it carries a stream (the CUDA hooks

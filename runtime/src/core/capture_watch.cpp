@@ -13,12 +13,16 @@ CaptureWatch::Seen CaptureWatch::end() {
     return seen_;
 }
 
-bool CaptureWatch::note_entry(bool capturable) {
-    seen_.entered = true;
-    if (!capturable) {
-        seen_.refused = true;
+bool CaptureWatch::note_entry(const char *pipeline, const char *refusal) {
+    if (!seen_.entered) {
+        seen_.entered = true;
+        seen_.pipeline = std::string("pipeline '") + pipeline + "'";
     }
-    return !capturable;
+    if (refusal != nullptr && !seen_.refused) {
+        seen_.refused = true;
+        seen_.refusal = std::string("pipeline '") + pipeline + "' " + refusal;
+    }
+    return refusal != nullptr;
 }
 
 }  // namespace harena::detail

@@ -6,29 +6,34 @@
 // only answers entries.
 #pragma once
 
+#include <string>
+
 namespace harena::detail {
 
 class CaptureWatch {
 public:
-    // What the capture saw: whether a planned pipeline entered, and whether
-    // it declared itself not capturable.
+    // What the capture saw: whether a planned pipeline entered (the first
+    // one's name), and whether one was refused, and why.
     struct Seen {
         bool entered = false;
         bool refused = false;
+        std::string pipeline;
+        std::string refusal;
     };
 
     void begin();
     Seen end();
 
-    // harena_pipeline_enter during a capture: true when the call must not
-    // run now (it runs again, normally, after the capture). `capturable`:
-    // the pipeline's trait, and nothing else of the arena forbids it.
-    [[nodiscard]] bool refuses(bool capturable) {
-        return active_ && note_entry(capturable);
+    // harena_pipeline_enter (and _declare) during a capture: true when the
+    // call must not run now (it runs again, normally, after the capture).
+    // `refusal`: null where the pipeline `pipeline` may be captured, else
+    // why not, for a person.
+    [[nodiscard]] bool refuses(const char *pipeline, const char *refusal) {
+        return active_ && note_entry(pipeline, refusal);
     }
 
 private:
-    bool note_entry(bool capturable);
+    bool note_entry(const char *pipeline, const char *refusal);
 
     bool active_ = false;
     Seen seen_;

@@ -63,6 +63,18 @@ struct CheckingHooks {
     // Whether a memory checker is attached to the process.
     bool (*tool_attached)();
 
+    // Graph captures and replays (runtime/src/graph). A capture on the
+    // calling thread begins or ends: while it lasts, a region ends without
+    // first waiting for the device (no kernel of the capture runs, and the
+    // wait is not allowed during a capture).
+    void (*capturing)(bool capturing);
+    // A replay runs a captured call's kernels without the call's frame: the
+    // bytes from the absolute address `top` to the region's end, where that
+    // frame lay, are one live region until the launch is queued
+    // (replay_launched, called only where replay_launching returned true).
+    bool (*replay_launching)(harena_arena &arena, uint64_t top);
+    void (*replay_launched)(harena_arena &arena, uint64_t top);
+
     // The statistics: adds the feature's counts to *stats, or resets them.
     void (*read_stats)(const harena_arena &arena, harena_stats *stats);
     void (*reset_stats)(harena_arena &arena);

@@ -7,7 +7,6 @@
 // pipelines call harena_planned_host_free instead, so the slice never
 // reaches Halide's device free (its allocation cache, or cuMemFree on an
 // interior pointer), and a host block a graph being captured owns stays.
-#include "checking/state.h"
 #include "core/arena.h"
 #include "core/errors.h"
 #include "cuda/stream_context.h"
@@ -17,6 +16,8 @@
 #include "harena/runtime.h"
 
 #include <algorithm>
+#include <cstring>
+#include <string>
 
 using namespace harena::detail;
 
@@ -32,7 +33,7 @@ int harena_graph_cache_create(harena_arena *arena, uint32_t capacity, harena_gra
                             cache == nullptr ? "the output pointer is NULL" : "capacity is 0 graphs");
     }
     auto *c = new harena_graph_cache;
-    c->on = GraphArena{arena, arena, &arena->cuda, &arena->capture, nvtx_heap_slot(*arena)};
+    c->on = GraphArena{arena, arena, &arena->cuda, &arena->capture};
     c->capacity = capacity;
     c->generation = arena->generation;
     *cache = c;
@@ -100,14 +101,27 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
     c.stats.calls++;
     forget_other_regions(c, backend);
     if (backend == nullptr) {
-        return fall_back(c, HARENA_GRAPH_NO_DRIVER, call, closure, outcome);
+        return fall_back(c,
+                         Fallback{HARENA_GRAPH_NO_DRIVER, "no CUDA driver with graph functions was loaded (libcuda.so.1, "
+                                                          "with cuStreamBeginCapture and cuGraphInstantiateWithFlags)"},
+                         call, closure, outcome);
     }
     if (arena.cuda.stream() == nullptr) {
-        return fall_back(c, HARENA_GRAPH_NO_STREAM, call, closure, outcome);
+        return fall_back(c,
+                         Fallback{HARENA_GRAPH_NO_STREAM, "the arena has no stream of its own, and the legacy default "
+                                                          "stream cannot be captured: give it one "
+                                                          "(harena_create_cuda_stream)"},
+                         call, closure, outcome);
     }
     for (int i = 0; i < buffer_count; i++) {
         if (buffers[i]->device == 0 || buffers[i]->host_dirty()) {
-            return fall_back(c, HARENA_GRAPH_ARGUMENT_ON_HOST, call, closure, outcome);
+            const std::string cause =
+                "buffer argument " + std::to_string(i) +
+                (buffers[i]->device == 0 ? std::string(" has no device memory") :
+                                           std::string("'s host copy is newer than its device copy (host_dirty)")) +
+                ": copy it to the device before the call, with the arena as user_context so that the copy runs "
+                "on the arena's stream";
+            return fall_back(c, Fallback{HARENA_GRAPH_ARGUMENT_ON_HOST, cause}, call, closure, outcome);
         }
     }
     std::string &k = c.key;
@@ -158,6 +172,25 @@ int harena_graph_get_stats(const harena_graph_cache *cache, harena_graph_stats *
     }
     *stats = cache->stats;
     return HARENA_OK;
+}
+
+int harena_graph_fallback_cause(const harena_graph_cache *cache, int reason, char *text, size_t bytes) {
+    if (cache == nullptr || (text == nullptr && bytes != 0)) {
+        return report_error(nullptr, HARENA_ERROR_INVALID_ARGUMENT, "harena_graph_fallback_cause: %s is NULL",
+                            cache == nullptr ? "the cache" : "the text");
+    }
+    if (reason < 0 || reason >= HARENA_GRAPH_FALLBACK_REASONS) {
+        return report_error(cache->on.core->user_context, HARENA_ERROR_INVALID_ARGUMENT,
+                            "harena_graph_fallback_cause: reason %d is not an enum harena_graph_fallback (0 to %d)",
+                            reason, HARENA_GRAPH_FALLBACK_REASONS - 1);
+    }
+    const std::string &cause = cache->causes[reason];
+    if (bytes != 0) {
+        const size_t n = std::min(cause.size(), bytes - 1);
+        std::memcpy(text, cause.data(), n);
+        text[n] = '\0';
+    }
+    return static_cast<int>(cause.size());
 }
 
 const char *harena_graph_fallback_name(int reason) {

@@ -1,6 +1,7 @@
 #include "graph/backend.h"
 
 #include "core/cuda_driver.h"
+#include "harena_libcuda.h"
 
 #include <cstdint>
 
@@ -144,6 +145,15 @@ bool graph_backend_is_cuda() {
 
 void set_graph_backend(const GraphBackend *backend) {
     installed = backend;
+}
+
+std::string driver_failure(const char *call, int code) {
+    static const auto error_name = libcuda() != nullptr ? cuda_symbol<PFN_cuGetErrorName_v6000>("cuGetErrorName") : nullptr;
+    const char *name = nullptr;
+    if (error_name == nullptr || error_name(static_cast<CUresult>(code), &name) != CUDA_SUCCESS || name == nullptr) {
+        name = "CUDA error";
+    }
+    return std::string(call) + " returned " + name + " (" + std::to_string(code) + ")";
 }
 
 }  // namespace harena::detail

@@ -3,6 +3,8 @@
 // and fallbacks without a GPU.
 #pragma once
 
+#include <string>
+
 #include "graph/replay_signal.h"
 
 namespace harena::detail {
@@ -34,5 +36,9 @@ bool graph_backend_is_cuda();
 
 // Tests: replaces the backend (null restores CUDA's).
 void set_graph_backend(const GraphBackend *backend);
+
+// "cuStreamEndCapture returned CUDA_ERROR_STREAM_CAPTURE_INVALIDATED (901)":
+// a driver call's error for a person, named by the driver where it is loaded.
+std::string driver_failure(const char *call, int code);
 
 }  // namespace harena::detail

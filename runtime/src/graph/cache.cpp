@@ -8,10 +8,12 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/cache.h"
 
+#include "core/checking.h"
 #include "core/errors.h"
 #include "core/registry.h"
 #include "cuda/stream_context.h"
@@ -76,69 +78,106 @@ int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, i
     return uncaptured_call(*cache.on.arena, call, closure);
 }
 
-int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
+int fall_back(harena_graph_cache &cache, const Fallback &fallback, harena_graph_call call, void *closure,
               int *outcome) {
+    const int reason = fallback.reason;
     cache.stats.fallbacks[reason]++;
+    cache.causes[reason] = fallback.cause;
+    if (!cache.noticed[reason]) {
+        cache.noticed[reason] = true;
+        report_notice(cache.on.core->user_context,
+                      "harena_graph_run: a call ran as an ordinary call (%s): %s. Each fallback is counted in "
+                      "harena_graph_stats.fallbacks; harena_graph_fallback_cause gives the latest cause of each "
+                      "reason. Noticed once per reason and cache",
+                      harena_graph_fallback_name(reason), fallback.cause.c_str());
+    }
     return ordinary(cache, call, closure, outcome, HARENA_GRAPH_FELL_BACK);
 }
 
 namespace {
 
+// The checking feature, where it is linked, sees captures begin and end
+// (core/checking.h).
+void tell_checking(bool capturing) {
+    if (checking != nullptr) {
+        checking->capturing(capturing);
+    }
+}
+
 // Captures one call on the arena's stream, with *result the pipeline's
 // result. Nothing when e.exec holds the instantiated graph, else why not.
-std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, harena_graph_call call, void *closure,
-                                             int *result) {
+std::optional<Fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e,
+                                harena_graph_call call, void *closure, int *result) {
     const GraphArena &on = cache.on;
     void *stream = on.cuda->stream();
     // Before the context and the capture: no thread's drain may run while it lasts.
-    nvtx_capturing(true);
+    tell_checking(true);
     StreamContextScope in_context(*on.cuda);
     const ReplaySignal *signal = cache.waiter.for_capture(backend, stream);
-    if (backend.begin_capture(stream) != 0) {
-        nvtx_capturing(false);
-        return HARENA_GRAPH_CAPTURE_FAILED;
+    if (const int err = backend.begin_capture(stream)) {
+        tell_checking(false);
+        return Fallback{HARENA_GRAPH_CAPTURE_FAILED, driver_failure("cuStreamBeginCapture", err) +
+                                                         " on the arena's stream, before the call ran"};
     }
     on.capture->begin();
     const uint64_t allocations = allocation_total(*on.core);
     bool host_block_missed = false;
-    bool followed = true;
+    std::string difference;
     {
         HostBlockCapture host_blocks(*on.arena, e.host_blocks);
-        *result = captured_call(*on.arena, e, call, closure, &followed);
+        *result = captured_call(*on.arena, e, call, closure, &difference);
         host_block_missed = host_blocks.missed;
     }
-    const bool allocated = allocation_total(*on.core) != allocations;
+    const uint64_t allocated = allocation_total(*on.core) - allocations;
     const CaptureWatch::Seen seen = on.capture->end();
     // The graph's last node: it writes the count a waiting thread reads.
     e.signals = signal != nullptr && backend.signal_enqueue(*signal, stream) == 0;
     void *graph = nullptr;
     const int ended = backend.end_capture(stream, &graph);
-    nvtx_capturing(false);
+    tell_checking(false);
     e.graph = graph;
-    if (seen.refused || host_block_missed) {
-        return HARENA_GRAPH_NOT_CAPTURABLE;
+    if (seen.refused) {
+        return Fallback{HARENA_GRAPH_NOT_CAPTURABLE, seen.refusal};
+    }
+    if (host_block_missed) {
+        return Fallback{HARENA_GRAPH_NOT_CAPTURABLE,
+                        "a host stage's buffer got no pinned block (cuMemHostAlloc failed, or no driver): it lived "
+                        "in memory the call frees, which a graph must not copy from"};
     }
     if (ended != 0 || graph == nullptr) {
-        return HARENA_GRAPH_CAPTURE_FAILED;
+        return Fallback{HARENA_GRAPH_CAPTURE_FAILED,
+                        driver_failure("cuStreamEndCapture", ended) +
+                            (seen.entered ? std::string(" after the call, which entered ") + seen.pipeline :
+                                            std::string(" after the call")) +
+                            ": a driver call inside it broke the capture (a synchronous copy, a synchronisation, "
+                            "a driver allocation, or work on another stream it waits for)"};
     }
     if (*result != 0) {
-        return HARENA_GRAPH_PIPELINE_FAILED;
+        return Fallback{HARENA_GRAPH_PIPELINE_FAILED,
+                        "the pipeline returned " + std::to_string(*result) + " while it was captured"};
     }
     // A call that entered no planned frame allocated through the override,
     // which placed its allocations, or it cannot be replayed.
     if (!seen.entered && e.recording == nullptr) {
-        return HARENA_GRAPH_NOT_PLANNED;
+        return Fallback{HARENA_GRAPH_NOT_PLANNED,
+                        "the call entered no pipeline built with the arena feature in this arena, and the program "
+                        "links no override (harena_device_override) to place the allocations of one built without "
+                        "it"};
     }
-    if (!followed) {
-        return HARENA_GRAPH_ALLOCATIONS_CHANGED;
+    if (!difference.empty()) {
+        return Fallback{HARENA_GRAPH_ALLOCATIONS_CHANGED, difference};
     }
-    if (allocated) {
-        return HARENA_GRAPH_ALLOCATED;
+    if (allocated != 0) {
+        return Fallback{HARENA_GRAPH_ALLOCATED,
+                        std::to_string(allocated) + " allocation(s) in the arena while the call was captured" +
+                            (seen.entered ? std::string(" (in ") + seen.pipeline + ")" : std::string()) +
+                            ": a graph would replay them at addresses a later call may use otherwise"};
     }
     // A replay copies what the capture's host stages wrote only if each
     // upload is a copy in the graph from a block the entry owns.
-    if (check_host_copies(graph, e.host_blocks) != nullptr) {
-        return HARENA_GRAPH_CAPTURE_FAILED;
+    const std::string copies = check_host_copies(graph, e.host_blocks);
+    if (!copies.empty()) {
+        return Fallback{HARENA_GRAPH_CAPTURE_FAILED, copies};
     }
     if (graph_backend_is_cuda()) {
         if (side_by_side_enabled()) {
@@ -147,9 +186,11 @@ std::optional<harena_graph_fallback> capture(harena_graph_cache &cache, const Gr
         }
         dump_graph_if_asked(graph);
     }
-    if (backend.instantiate(graph, &e.exec) != 0 || e.exec == nullptr) {
+    const int instantiated = backend.instantiate(graph, &e.exec);
+    if (instantiated != 0 || e.exec == nullptr) {
         e.exec = nullptr;
-        return HARENA_GRAPH_CAPTURE_FAILED;
+        return Fallback{HARENA_GRAPH_CAPTURE_FAILED, driver_failure("cuGraphInstantiateWithFlags", instantiated) +
+                                                         " for the captured graph"};
     }
     return std::nullopt;
 }
@@ -162,16 +203,11 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     // The graph runs the captured call's kernels without the call's frame:
     // under a memory checker the bytes above the top, where that frame lay
     // (the key holds the top), are one live region for the launch.
-    const ArenaCore &arena = *on.core;
-    const uint64_t top = arena.base + top_of(arena);
-    NvtxHeap *const heap = *on.nvtx;
-    const bool checked = heap != nullptr && top < arena.base + arena.capacity;
-    if (checked) {
-        nvtx_reservation_register(*heap, top, arena.base + arena.capacity - top);
-    }
+    const uint64_t top = on.core->base + top_of(*on.core);
+    const bool checked = checking != nullptr && checking->replay_launching(*on.arena, top);
     const int err = backend.launch(e.exec, on.cuda->stream());
     if (checked) {
-        nvtx_frame_popped(*heap, top);
+        checking->replay_launched(*on.arena, top);
     }
     if (err == 0 && e.signals) {
         cache.waiter.launched_with_signal();
@@ -215,16 +251,16 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
 // or run as an ordinary call for the reason the capture gives.
 int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers,
                        int buffer_count, harena_graph_call call, void *closure, int *outcome) {
-    if (const std::optional<harena_graph_fallback> refused = refusal_of_recording(e)) {
+    if (std::optional<Fallback> refused = refusal_of_recording(e)) {
         drop(c.on, &backend, e);
-        e.refused = refused;
-        return fall_back(c, *refused, call, closure, outcome);
+        e.refused = std::move(refused);
+        return fall_back(c, *e.refused, call, closure, outcome);
     }
     int result = 0;
     for (int i = 0; i < buffer_count; i++) {
         buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked by the caller)
     }
-    const std::optional<harena_graph_fallback> reason = capture(c, backend, e, call, closure, &result);
+    const std::optional<Fallback> reason = capture(c, backend, e, call, closure, &result);
     e.written.resize(static_cast<size_t>(buffer_count));
     for (int i = 0; i < buffer_count; i++) {
         e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
@@ -232,7 +268,7 @@ int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry
     if (reason) {
         drop(c.on, &backend, e);
         // A pipeline error may be this call's alone; the rest are for good.
-        if (*reason != HARENA_GRAPH_PIPELINE_FAILED) {
+        if (reason->reason != HARENA_GRAPH_PIPELINE_FAILED) {
             e.refused = reason;
         }
         return fall_back(c, *reason, call, closure, outcome);

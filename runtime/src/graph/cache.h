@@ -14,7 +14,6 @@
 #include "graph/host_blocks.h"
 #include "graph/unplanned_calls.h"
 #include "harena/cuda.h"
-#include "nvtx/state.h"
 
 namespace harena::detail {
 
@@ -26,15 +25,21 @@ struct GraphArena {
     ArenaCore *core = nullptr;        // its region, top and generation
     CudaBinding *cuda = nullptr;      // its stream and context
     CaptureWatch *capture = nullptr;  // what a planned pipeline's entry tells a capture
-    NvtxHeap *const *nvtx = nullptr;  // its memory checker's heap, null while none is attached
+};
+
+// Why a call ran as an ordinary call, and what a user can act on: the driver
+// call and its error, the pipeline or buffer involved.
+struct Fallback {
+    harena_graph_fallback reason;
+    std::string cause;
 };
 
 struct Entry {
     std::string key;
     void *graph = nullptr;
-    void *exec = nullptr;                          // set once captured and instantiated
-    std::optional<harena_graph_fallback> refused;  // once capture failed for good
-    bool signals = false;                          // the graph ends with the cache's replay signal
+    void *exec = nullptr;             // set once captured and instantiated
+    std::optional<Fallback> refused;  // once capture failed for good
+    bool signals = false;             // the graph ends with the cache's replay signal
     uint64_t last_use = 0;
     // The buffers the captured call marked device-dirty (its outputs): a
     // replay runs none of the pipeline's host code, so it marks them itself.
@@ -57,6 +62,9 @@ struct harena_graph_cache {
     harena_graph_stats stats{};
     harena::detail::ReplayWaiter waiter;  // what harena_graph_wait waits for
     std::string key;                      // the last call's key
+    // By reason: the cause of the latest fallback, and whether one was noticed.
+    std::string causes[HARENA_GRAPH_FALLBACK_REASONS];
+    bool noticed[HARENA_GRAPH_FALLBACK_REASONS] = {};
 };
 
 namespace harena::detail {
@@ -73,8 +81,9 @@ Entry &insert(harena_graph_cache &cache, const GraphBackend *backend, const std:
 void count_ordinary(harena_graph_cache &cache, int *outcome, int kind);
 // The call run as an ordinary one, its outcome `kind`.
 int ordinary(harena_graph_cache &cache, harena_graph_call call, void *closure, int *outcome, int kind);
-// The call run as an ordinary one, counted under `reason`.
-int fall_back(harena_graph_cache &cache, harena_graph_fallback reason, harena_graph_call call, void *closure,
+// The call run as an ordinary one, counted under its reason with its cause
+// kept (harena_graph_fallback_cause); the first of each reason is noticed.
+int fall_back(harena_graph_cache &cache, const Fallback &fallback, harena_graph_call call, void *closure,
               int *outcome);
 // Replays the entry's graph for these buffers.
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers);
@@ -87,15 +96,16 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
 int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
            void *closure, int *outcome);
 // The call, under capture: with the key's recorded allocations at their
-// places where there is a recording (*followed: whether the call allocated
-// as recorded), else as it is.
-int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure, bool *followed);
+// places where there is a recording (*difference: empty when the call
+// allocated as recorded, else the first difference), else as it is.
+int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure,
+                  std::string *difference);
 // The call as an ordinary one: in a frame of the override's where it is
 // linked (a pipeline built without the arena feature then allocates from
 // the arena too, on its stream), else as it is.
 int uncaptured_call(harena_arena &arena, harena_graph_call call, void *closure);
 // What the key's recorded first call rules out before any capture.
-std::optional<harena_graph_fallback> refusal_of_recording(const Entry &e);
+std::optional<Fallback> refusal_of_recording(const Entry &e);
 
 // The second sight of these arguments: captured, instantiated and launched,
 // or run as an ordinary call for the reason the capture gives.

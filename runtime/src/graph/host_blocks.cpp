@@ -5,6 +5,7 @@
 #include "harena_libcuda.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdint>
 #include <optional>
 
@@ -29,10 +30,11 @@ void cuda_free(void *host) {
 // Where a memcpy node's source starts (its 3-D offsets applied).
 CopySource source_of(const CUDA_MEMCPY3D &p) {
     const size_t offset = p.srcXInBytes + (p.srcY + p.srcZ * p.srcHeight) * p.srcPitch;
+    const size_t bytes = p.WidthInBytes * std::max<size_t>(p.Height, 1) * std::max<size_t>(p.Depth, 1);
     if (p.srcMemoryType == CU_MEMORYTYPE_HOST) {
-        return CopySource{static_cast<const char *>(p.srcHost) + offset, true};
+        return CopySource{static_cast<const char *>(p.srcHost) + offset, true, bytes};
     }
-    return CopySource{reinterpret_cast<const char *>(static_cast<uintptr_t>(p.srcDevice)) + offset, false};
+    return CopySource{reinterpret_cast<const char *>(static_cast<uintptr_t>(p.srcDevice)) + offset, false, bytes};
 }
 
 int cuda_copy_sources(void *graph, CopySource *sources, size_t capacity, size_t *count) {
@@ -118,18 +120,19 @@ bool held_by_capture(const void *user_context, const void *host) {
            std::any_of(c->blocks.begin(), c->blocks.end(), [&](const HostBlock &b) { return b.host == host; });
 }
 
-const char *check_host_copies(void *graph, const HostBlocks &blocks) {
+std::string check_host_copies(void *graph, const HostBlocks &blocks) {
     const PinnedHostBackend *backend = pinned_host_backend();
     if (backend == nullptr) {
-        return blocks.empty() ? nullptr : "no driver function lists the graph's copies";
+        return blocks.empty() ? "" : "no driver function lists the graph's copies (cuGraphGetNodes)";
     }
     size_t count = 0;
-    if (backend->copy_sources(graph, nullptr, 0, &count) != 0) {
-        return "the graph's copies could not be listed";
-    }
+    int err = backend->copy_sources(graph, nullptr, 0, &count);
     std::vector<CopySource> sources(count);
-    if (backend->copy_sources(graph, sources.data(), count, &count) != 0 || count != sources.size()) {
-        return "the graph's copies could not be listed";
+    if (err == 0) {
+        err = backend->copy_sources(graph, sources.data(), count, &count);
+    }
+    if (err != 0 || count != sources.size()) {
+        return "the graph's copies could not be listed: " + driver_failure("cuGraphGetNodes", err);
     }
     std::vector<bool> uploaded(blocks.size(), false);
     for (const CopySource &s : sources) {
@@ -137,13 +140,22 @@ const char *check_host_copies(void *graph, const HostBlocks &blocks) {
         if (it != blocks.end()) {
             uploaded[static_cast<size_t>(it - blocks.begin())] = true;
         } else if (s.host) {
-            return "a copy in the graph reads host memory the graph does not own";
+            char where[32];
+            std::snprintf(where, sizeof where, "%p", s.address);
+            return "a copy in the graph reads " + std::to_string(s.bytes) + " bytes of host memory at " + where +
+                   " that the graph does not own (a host stage's buffer, which the call frees, or the caller's "
+                   "memory): a replay would read it after it is freed or changed. Built with the arena feature, "
+                   "a host stage that reads only scalar arguments gets a pinned block the graph owns";
         }
     }
-    if (std::find(uploaded.begin(), uploaded.end(), false) != uploaded.end()) {
-        return "a host stage's buffer is not uploaded by a copy in the graph";
+    for (size_t i = 0; i < blocks.size(); i++) {
+        if (!uploaded[i]) {
+            return "a host stage's buffer of " + std::to_string(blocks[i].bytes) +
+                   " bytes is not uploaded by a copy in the graph (the upload ran once, when the call was "
+                   "captured)";
+        }
     }
-    return nullptr;
+    return "";
 }
 
 void free_host_blocks(const CudaBinding *cuda, HostBlocks &blocks) {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 struct harena_arena;
@@ -21,6 +22,7 @@ class CudaBinding;
 struct CopySource {
     const void *address = nullptr;
     bool host = false;
+    size_t bytes = 0;  // what the copy reads, for messages
 };
 
 // What the blocks need from the driver: CUDA's (cuMemHostAlloc, and the
@@ -70,8 +72,9 @@ bool held_by_capture(const void *user_context, const void *host);
 
 // Empty when every copy of `graph` from host memory reads one of `blocks`
 // and every block is read by one of them (the upload was captured as a
-// copy, not run once when it was captured); else what is wrong.
-const char *check_host_copies(void *graph, const HostBlocks &blocks);
+// copy, not run once when it was captured); else what is wrong, naming the
+// copy or the block.
+std::string check_host_copies(void *graph, const HostBlocks &blocks);
 
 // Frees the blocks, with the context of `cuda` current: the binding of their
 // arena while it is still live, else null.

@@ -30,13 +30,14 @@ int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e,
     return unplanned.record(*cache.on.arena, call, closure, &e.recording);
 }
 
-int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure, bool *followed) {
+int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure,
+                  std::string *difference) {
     const UnplannedCalls *unplanned = unplanned_calls();
     if (unplanned == nullptr || e.recording == nullptr) {
         return call(&arena, closure);
     }
     UnboundCallsOn on_arena(arena);
-    return unplanned->place(arena, *e.recording, call, closure, followed);
+    return unplanned->place(arena, *e.recording, call, closure, difference);
 }
 
 int uncaptured_call(harena_arena &arena, harena_graph_call call, void *closure) {
@@ -48,12 +49,14 @@ int uncaptured_call(harena_arena &arena, harena_graph_call call, void *closure) 
     return unplanned->run(arena, call, closure);
 }
 
-std::optional<harena_graph_fallback> refusal_of_recording(const Entry &e) {
+std::optional<Fallback> refusal_of_recording(const Entry &e) {
     const UnplannedCalls *unplanned = unplanned_calls();
-    if (e.recording == nullptr || unplanned->refusal(*e.recording) == nullptr) {
+    const char *refusal = e.recording != nullptr ? unplanned->refusal(*e.recording) : nullptr;
+    if (refusal == nullptr) {
         return std::nullopt;
     }
-    return unplanned->outlives(*e.recording) ? HARENA_GRAPH_OUTLIVES_CALL : HARENA_GRAPH_CAPTURE_FAILED;
+    return Fallback{unplanned->outlives(*e.recording) ? HARENA_GRAPH_OUTLIVES_CALL : HARENA_GRAPH_CAPTURE_FAILED,
+                    refusal};
 }
 
 }  // namespace harena::detail

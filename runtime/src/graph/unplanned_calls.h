@@ -6,6 +6,8 @@
 // it the cache cannot see their allocations and never captures them.
 #pragma once
 
+#include <string>
+
 #include "harena/cuda.h"
 
 struct harena_arena;
@@ -23,10 +25,11 @@ struct UnplannedCalls {
     int (*record)(harena_arena &arena, harena_graph_call call, void *closure, UnplannedRecording **recording);
     // Runs the call in such a frame with every allocation at its place in
     // the recording's placement, a block reserved at the frame's base;
-    // *followed is false when the call allocated or freed otherwise than the
-    // recorded call (those allocations bumped after the block instead).
+    // *difference stays empty unless the call allocated or freed otherwise
+    // than the recorded call (those allocations bumped after the block
+    // instead): then it says how, for a person.
     int (*place)(harena_arena &arena, const UnplannedRecording &recording, harena_graph_call call, void *closure,
-                 bool *followed);
+                 std::string *difference);
     // Runs the call in such a frame, allocations bumped.
     int (*run)(harena_arena &arena, harena_graph_call call, void *closure);
     // Why calls that allocate as recorded cannot be replayed (an allocation

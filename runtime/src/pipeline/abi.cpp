@@ -97,6 +97,19 @@ int report_overflow(harena_arena &arena, const char *pipeline, uint64_t bytes, u
                         arena.depth.load(std::memory_order_relaxed), bytes_text(needed).text, advice);
 }
 
+// Why a pipeline must not run during a graph capture, or null: it declared
+// host work a graph would not repeat, or, planned, it runs in guard mode.
+const char *capture_refusal(const harena_arena &arena, uint32_t traits, bool planned) {
+    if ((traits & HARENA_PIPELINE_CAPTURABLE) == 0) {
+        return "declared itself not capturable: it does work a graph would not repeat (<NAME>_ARENA_NOT_CAPTURABLE "
+               "in its plan header says which)";
+    }
+    if (planned && arena.band_bytes != 0) {
+        return "runs in guard mode, whose bands are copied to and from the host around each slice";
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 extern "C" {
@@ -120,7 +133,7 @@ static int harena_pipeline_enter_unguarded(void *user_context, const char *pipel
         growth->measured(arena, bytes, worst_case_bytes)) {
         return HARENA_MEASURED;
     }
-    if (arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0 && arena.band_bytes == 0)) {
+    if (arena.capture.refuses(pipeline, capture_refusal(arena, traits, true))) {
         return HARENA_NOT_CAPTURABLE;
     }
     if (int err = check_compatible(arena, pipeline, device_interface, alignment)) {
@@ -158,7 +171,8 @@ int harena_pipeline_declare(void *user_context, uint32_t traits) {
         return HARENA_OK;
     }
     harena_arena &arena = *static_cast<harena_arena *>(user_context);
-    return arena.capture.refuses((traits & HARENA_PIPELINE_CAPTURABLE) != 0) ? HARENA_NOT_CAPTURABLE : HARENA_OK;
+    return arena.capture.refuses("(one that plans nothing)", capture_refusal(arena, traits, false)) ? HARENA_NOT_CAPTURABLE :
+                                                                                                      HARENA_OK;
 }
 
 int harena_pipeline_slots(void *user_context, uint64_t taken, uint64_t missed, uint64_t high_water) {

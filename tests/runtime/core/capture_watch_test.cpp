@@ -7,23 +7,36 @@
 
 using namespace harena::detail;
 
+namespace {
+
+constexpr const char *kHostWork = "declared host work";
+
+}  // namespace
+
 TEST(CaptureWatch, OnlyAnActiveCaptureRefuses) {
     CaptureWatch c;
-    EXPECT_FALSE(c.refuses(false));
+    EXPECT_FALSE(c.refuses("blur", kHostWork));
     c.begin();
-    EXPECT_FALSE(c.refuses(true));
+    EXPECT_FALSE(c.refuses("blur", nullptr));
     const CaptureWatch::Seen seen = c.end();
     EXPECT_TRUE(seen.entered);
+    EXPECT_EQ(seen.pipeline, "pipeline 'blur'");
     EXPECT_FALSE(seen.refused);
-    EXPECT_FALSE(c.refuses(false));
+    EXPECT_FALSE(c.refuses("blur", kHostWork));
 }
 
-TEST(CaptureWatch, ARefusalStandsForTheWholeCapture) {
+TEST(CaptureWatch, ARefusalStandsForTheWholeCaptureAndNamesTheFirstPipelineRefused) {
     CaptureWatch c;
     c.begin();
-    EXPECT_TRUE(c.refuses(false));
-    EXPECT_FALSE(c.refuses(true));  // a later pipeline of the same call
-    EXPECT_TRUE(c.end().refused);
+    EXPECT_FALSE(c.refuses("first", nullptr));
+    EXPECT_TRUE(c.refuses("histogram", kHostWork));
+    EXPECT_FALSE(c.refuses("last", nullptr));  // a later pipeline of the same call
+    const CaptureWatch::Seen seen = c.end();
+    EXPECT_TRUE(seen.refused);
+    EXPECT_EQ(seen.pipeline, "pipeline 'first'");
+    EXPECT_EQ(seen.refusal, "pipeline 'histogram' declared host work");
     c.begin();
-    EXPECT_FALSE(c.end().entered);  // each capture starts afresh
+    const CaptureWatch::Seen next = c.end();
+    EXPECT_FALSE(next.entered);  // each capture starts afresh
+    EXPECT_TRUE(next.refusal.empty());
 }

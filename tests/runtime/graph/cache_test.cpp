@@ -60,6 +60,34 @@ struct FakePipeline {
     }
 };
 
+// What the cache's notices print while one is alive: the runtime tests
+// link no Halide runtime, so report_notice writes to stderr.
+struct PrintKept {
+    PrintKept() {
+        testing::internal::CaptureStderr();
+    }
+    ~PrintKept() {
+        (void)printed();
+    }
+    const std::string &printed() {
+        if (!taken) {
+            text = testing::internal::GetCapturedStderr();
+            taken = true;
+        }
+        return text;
+    }
+    std::string text;
+    bool taken = false;
+};
+
+size_t occurrences(const std::string &text, const std::string &part) {
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        n++;
+    }
+    return n;
+}
+
 FakePipeline *current = nullptr;
 int call_current(void *uc, halide_buffer_t *in, float k, halide_buffer_t *out) {
     return (*current)(uc, in, k, out);
@@ -72,6 +100,16 @@ protected:
         harena_cuda_binding binding{};
         binding.stream = &stream_stand_in;
         ASSERT_EQ(harena_set_cuda_binding(arena.get(), &binding), HARENA_OK);
+    }
+
+    // No fallback without a cause, in every test.
+    void TearDown() override {
+        const harena::GraphCache::Stats s = graphs.stats();
+        for (int reason = 0; reason < HARENA_GRAPH_FALLBACK_REASONS; reason++) {
+            EXPECT_EQ(s.fallbacks[reason] != 0, !graphs.fallback_cause(reason).empty())
+                << harena_graph_fallback_name(reason) << ": " << s.fallbacks[reason] << " fallbacks, cause '"
+                << graphs.fallback_cause(reason) << "'";
+        }
     }
 
     // One call through the cache with new input `x`; checks the output.
@@ -224,6 +262,58 @@ TEST_F(GraphCache, AnInvalidatedCaptureFallsBackAndIsNotRetried) {
     EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
     EXPECT_EQ(run(3, 3), HARENA_GRAPH_FELL_BACK);
     EXPECT_EQ(graphs.stats().fallbacks[HARENA_GRAPH_CAPTURE_FAILED], 2u);
+}
+
+TEST_F(GraphCache, AFailedCaptureNamesTheDriverCallItsErrorAndThePipelineAndIsNoticedOnce) {
+    PrintKept print;
+    run(1, 3);
+    fake.fail_end = true;
+    EXPECT_EQ(run(2, 3), HARENA_GRAPH_FELL_BACK);
+    EXPECT_EQ(run(3, 3), HARENA_GRAPH_FELL_BACK);
+    const std::string cause = graphs.fallback_cause(HARENA_GRAPH_CAPTURE_FAILED);
+    EXPECT_NE(cause.find("cuStreamEndCapture returned"), std::string::npos) << cause;
+    EXPECT_NE(cause.find("(901)"), std::string::npos) << cause;
+    EXPECT_NE(cause.find("pipeline 'fake'"), std::string::npos) << cause;
+    const std::string &printed = print.printed();
+    EXPECT_EQ(occurrences(printed, "a call ran as an ordinary call (capture failed): " + cause), 1u) << printed;
+    EXPECT_TRUE(graphs.fallback_cause(HARENA_GRAPH_NOT_CAPTURABLE).empty());
+}
+
+TEST_F(GraphCache, EachReasonKeepsItsLatestCause) {
+    PrintKept print;
+    in.buf.set_host_dirty(true);
+    run(1, 3);
+    EXPECT_NE(graphs.fallback_cause(HARENA_GRAPH_ARGUMENT_ON_HOST).find("buffer argument 0's host copy is newer"),
+              std::string::npos);
+    in.buf.set_host_dirty(false);
+    out.buf.set_host_dirty(true);
+    run(1, 3);
+    EXPECT_NE(graphs.fallback_cause(HARENA_GRAPH_ARGUMENT_ON_HOST).find("buffer argument 1's host copy is newer"),
+              std::string::npos);
+    EXPECT_EQ(occurrences(print.printed(), "(argument on host)"), 1u) << print.printed();
+}
+
+TEST_F(GraphCache, ARefusedPipelineIsNamedWithWhatItDeclared) {
+    pipeline.traits = 0;
+    run(1, 3);
+    run(2, 3);
+    const std::string cause = graphs.fallback_cause(HARENA_GRAPH_NOT_CAPTURABLE);
+    EXPECT_NE(cause.find("pipeline 'fake' declared itself not capturable"), std::string::npos) << cause;
+}
+
+TEST_F(GraphCache, TheCauseIsCopiedTruncatedAndABadReasonIsAnError) {
+    run(1, 3);
+    fake.fail_end = true;
+    run(2, 3);
+    const std::string cause = graphs.fallback_cause(HARENA_GRAPH_CAPTURE_FAILED);
+    char text[12];
+    EXPECT_EQ(harena_graph_fallback_cause(graphs.get(), HARENA_GRAPH_CAPTURE_FAILED, text, sizeof text),
+              static_cast<int>(cause.size()));
+    EXPECT_EQ(std::string(text), cause.substr(0, sizeof text - 1));
+    EXPECT_EQ(harena_graph_fallback_cause(graphs.get(), HARENA_GRAPH_FALLBACK_REASONS, text, sizeof text),
+              HARENA_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(harena_last_error()).find("is not an enum harena_graph_fallback"), std::string::npos);
+    EXPECT_EQ(harena_graph_fallback_cause(nullptr, 0, text, sizeof text), HARENA_ERROR_INVALID_ARGUMENT);
 }
 
 TEST_F(GraphCache, APipelineErrorDuringTheCaptureIsReturnedAndTheNextCallTriesAgain) {
