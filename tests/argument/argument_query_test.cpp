@@ -55,6 +55,12 @@ int query(const Pipeline &planned, const Size &size) {
 // with both sizes, the answer the bytes it names.
 void expect_answers_are_exact(const Pipeline &plain, const Pipeline &planned, bool gpu) {
     for (const Size &size : kSizes) {
+        // The CUDA schedule's 16x16 output tiles shift inwards over an output
+        // narrower than a tile and read the input at x = -8, which the plain
+        // build refuses too: a GPU call needs at least one tile.
+        if (gpu && (size.width < 16 || size.height < 16)) {
+            continue;
+        }
         SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height));
         const int bytes = query(planned, size);
         ASSERT_GT(bytes, 0);

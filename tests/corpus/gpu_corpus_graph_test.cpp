@@ -118,6 +118,15 @@ void stage_call(harena::Arena &arena, Workload &w) {
     upload(arena, w.outputs);
 }
 
+// The cache's latest cause of a fallback for `reason` (empty if none).
+std::string fallback_cause(const harena_graph_cache *graphs, int reason) {
+    const int length = harena_graph_fallback_cause(graphs, reason, nullptr, 0);
+    std::string cause(static_cast<size_t>(std::max(length, 0)) + 1, '\0');
+    (void)harena_graph_fallback_cause(graphs, reason, cause.data(), cause.size());
+    cause.resize(static_cast<size_t>(std::max(length, 0)));
+    return cause;
+}
+
 // Whether the route's build replays: the planned one as its plan says; the
 // plain one unless the plan is not capturable or a host stage fills a buffer
 // the GPU reads (color_grade's tone curve). The plan gives that buffer a
@@ -189,12 +198,18 @@ TEST_P(GpuCorpusGraph, ReplaysMatchThePlainBuildOnNewInputs) {
         harena_graph_stats stats;
         ASSERT_EQ(harena_graph_get_stats(graphs.get(), &stats), 0);
         EXPECT_EQ(stats.fallbacks[HARENA_GRAPH_CAPTURE_FAILED], 4u) << "the graph's copies read host memory";
+        // The cause names the copy, on the real driver.
+        const std::string cause = fallback_cause(graphs.get(), HARENA_GRAPH_CAPTURE_FAILED);
+        EXPECT_NE(cause.find("a copy in the graph reads"), std::string::npos) << cause;
+        EXPECT_NE(cause.find("bytes of host memory at 0x"), std::string::npos) << cause;
     }
     if (!p.capturable && route == Route::planned) {
         harena_graph_stats stats;
         ASSERT_EQ(harena_graph_get_stats(graphs.get(), &stats), 0);
         EXPECT_EQ(stats.fallbacks[HARENA_GRAPH_NOT_CAPTURABLE], 4u);
         EXPECT_EQ(stats.captures, 0u);
+        const std::string cause = fallback_cause(graphs.get(), HARENA_GRAPH_NOT_CAPTURABLE);
+        EXPECT_NE(cause.find("declared itself not capturable"), std::string::npos) << cause;
     }
     // Kernels that write different outputs from the same input run side by
     // side in the replays (graph/concurrent_kernels.h), on both routes.

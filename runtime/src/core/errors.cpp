@@ -39,9 +39,11 @@ void report_notice(void *user_context, const char *format, ...) {
     va_start(args, format);
     int length = std::vsnprintf(message, kMessageSize - 1, format, args);
     va_end(args);
-    if (length >= 0 && length < kMessageSize - 1) {
-        message[length] = '\n';
-        message[length + 1] = '\0';
+    // A notice that did not fit ends where it was cut, still on a line of its own.
+    if (length >= 0) {
+        const int end = length < kMessageSize - 1 ? length : kMessageSize - 2;
+        message[end] = '\n';
+        message[end + 1] = '\0';
     }
     if (halide_print) {
         halide_print(user_context, message);
