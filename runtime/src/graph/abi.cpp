@@ -141,7 +141,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
         // Not captured yet: the first call loads the pipeline's modules,
         // which a capture cannot do; where the override is linked, it
         // records the call's device allocations.
-        return unplanned != nullptr ? record(c, *unplanned, *e, call, closure, outcome) :
+        return unplanned != nullptr ? record(c, *unplanned, *e, buffers, buffer_count, call, closure, outcome) :
                                       ordinary(c, call, closure, outcome, HARENA_GRAPH_RAN);
     }
     e->last_use = ++c.clock;
@@ -154,7 +154,7 @@ static int harena_graph_run_unguarded(harena_graph_cache *cache, const void *key
         return fall_back(c, *e->refused, call, closure, outcome);
     }
     if (unplanned != nullptr && e->recording == nullptr) {
-        return record(c, *unplanned, *e, call, closure, outcome);  // the key's first call failed
+        return record(c, *unplanned, *e, buffers, buffer_count, call, closure, outcome);  // the key's first call failed
     }
     return capture_and_launch(c, *backend, *e, buffers, buffer_count, call, closure, outcome);
 }

@@ -106,8 +106,10 @@ void tell_checking(bool capturing) {
 
 // Captures one call on the arena's stream, with *result the pipeline's
 // result. Nothing when e.exec holds the instantiated graph, else why not.
+// `plain`: a call of a pipeline built without the arena feature whose
+// halide_malloc blocks come from blocks the entry owns (capture_host_block).
 std::optional<Fallback> capture(harena_graph_cache &cache, const GraphBackend &backend, Entry &e,
-                                harena_graph_call call, void *closure, int *result) {
+                                harena_graph_call call, void *closure, bool plain, int *result) {
     const GraphArena &on = cache.on;
     void *stream = on.cuda->stream();
     // Before the context and the capture: no thread's drain may run while it lasts.
@@ -125,6 +127,7 @@ std::optional<Fallback> capture(harena_graph_cache &cache, const GraphBackend &b
     std::string difference;
     {
         HostBlockCapture host_blocks(*on.arena, e.host_blocks);
+        host_blocks.plain = plain;
         *result = captured_call(*on.arena, e, call, closure, &difference);
         host_block_missed = host_blocks.missed;
     }
@@ -257,13 +260,30 @@ int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry
         return fall_back(c, *e.refused, call, closure, outcome);
     }
     int result = 0;
+    // A plain call's host stages write blocks the graph owns only where none
+    // can read what a replay changes.
+    const int readable = e.recording != nullptr ? host_copy_readable(e, buffers, buffer_count) : -1;
+    // Cleared so that the call's outputs show (the device copies are
+    // current: checked by the caller), and given back to the buffers the
+    // call did not write.
+    std::vector<bool> dirty_before(static_cast<size_t>(buffer_count));
     for (int i = 0; i < buffer_count; i++) {
-        buffers[i]->set_device_dirty(false);  // not stale: the device copy is current (checked by the caller)
+        dirty_before[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+        buffers[i]->set_device_dirty(false);
     }
-    const std::optional<Fallback> reason = capture(c, backend, e, call, closure, &result);
+    std::optional<Fallback> reason = capture(c, backend, e, call, closure, e.recording != nullptr && readable < 0, &result);
+    if (reason && reason->reason == HARENA_GRAPH_CAPTURE_FAILED && readable >= 0) {
+        reason->cause += ". Buffer argument " + std::to_string(readable) +
+                         " has a current host copy, which a host stage could read without a copy the graph "
+                         "repeats; passed without host memory, or with its device copy marked newer "
+                         "(set_device_dirty()), the call's host stages write blocks the graph owns";
+    }
     e.written.resize(static_cast<size_t>(buffer_count));
     for (int i = 0; i < buffer_count; i++) {
         e.written[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+        if (!e.written[static_cast<size_t>(i)] && dirty_before[static_cast<size_t>(i)]) {
+            buffers[i]->set_device_dirty(true);
+        }
     }
     if (reason) {
         drop(c.on, &backend, e);

@@ -44,6 +44,9 @@ struct Entry {
     // The buffers the captured call marked device-dirty (its outputs): a
     // replay runs none of the pipeline's host code, so it marks them itself.
     std::vector<bool> written;
+    // A pipeline built without the arena feature: the buffers its key's
+    // first call turned device-dirty (its outputs, which no host stage reads).
+    std::vector<bool> first_written;
     // The host blocks its copies read (graph/host_blocks.h), freed with it.
     HostBlocks host_blocks;
     // Where the override is linked: the device allocations of the key's
@@ -92,9 +95,13 @@ int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t
                         halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call);
 // A key's first call where the override is linked (graph/unplanned.cpp):
 // an ordinary call whose device allocations are recorded and placed for the
-// key's capture.
-int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
-           void *closure, int *outcome);
+// key's capture, and which buffers it wrote is kept (Entry::first_written).
+int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, halide_buffer_t *const *buffers,
+           int buffer_count, harena_graph_call call, void *closure, int *outcome);
+// The first buffer argument with a current host copy (host memory, its
+// device copy not marked newer) that the key's first call did not write,
+// which a host stage may read without a copy a graph would repeat; or -1.
+int host_copy_readable(const Entry &e, halide_buffer_t *const *buffers, int buffer_count);
 // The call, under capture: with the key's recorded allocations at their
 // places where there is a recording (*difference: empty when the call
 // allocated as recorded, else the first difference), else as it is.

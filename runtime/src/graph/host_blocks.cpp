@@ -31,10 +31,12 @@ void cuda_free(void *host) {
 CopySource source_of(const CUDA_MEMCPY3D &p) {
     const size_t offset = p.srcXInBytes + (p.srcY + p.srcZ * p.srcHeight) * p.srcPitch;
     const size_t bytes = p.WidthInBytes * std::max<size_t>(p.Height, 1) * std::max<size_t>(p.Depth, 1);
+    const bool to_host = p.dstMemoryType == CU_MEMORYTYPE_HOST;
     if (p.srcMemoryType == CU_MEMORYTYPE_HOST) {
-        return CopySource{static_cast<const char *>(p.srcHost) + offset, true, bytes};
+        return CopySource{static_cast<const char *>(p.srcHost) + offset, true, bytes, to_host};
     }
-    return CopySource{reinterpret_cast<const char *>(static_cast<uintptr_t>(p.srcDevice)) + offset, false, bytes};
+    return CopySource{reinterpret_cast<const char *>(static_cast<uintptr_t>(p.srcDevice)) + offset, false, bytes,
+                      to_host};
 }
 
 int cuda_copy_sources(void *graph, CopySource *sources, size_t capacity, size_t *count) {
@@ -114,6 +116,30 @@ HostBlockCapture *host_block_capture() {
     return capturing;
 }
 
+void *capture_host_block(size_t bytes) {
+    HostBlockCapture *c = capturing;  // null outside a capture: every other halide_malloc passes here
+    if (c == nullptr || !c->plain || c->missed) {
+        return nullptr;
+    }
+    const PinnedHostBackend *backend = pinned_host_backend();
+    if (backend == nullptr) {
+        return nullptr;
+    }
+    void *host = nullptr;
+    if (backend->alloc(std::max<size_t>(bytes, 1), &host) != 0 || host == nullptr) {
+        c->missed = true;  // the block lives in memory the call frees
+        return nullptr;
+    }
+    c->blocks.push_back(HostBlock{host, bytes, true});
+    return host;
+}
+
+bool held_by_plain_capture(const void *host) {
+    const HostBlockCapture *c = capturing;
+    return c != nullptr && c->plain &&
+           std::any_of(c->blocks.begin(), c->blocks.end(), [&](const HostBlock &b) { return b.host == host; });
+}
+
 bool held_by_capture(const void *user_context, const void *host) {
     const HostBlockCapture *c = capturing;
     return c != nullptr && c->arena == user_context &&
@@ -136,6 +162,11 @@ std::string check_host_copies(void *graph, const HostBlocks &blocks) {
     }
     std::vector<bool> uploaded(blocks.size(), false);
     for (const CopySource &s : sources) {
+        if (s.to_host) {
+            return "a copy in the graph writes " + std::to_string(s.bytes) +
+                   " bytes to host memory: host code read a device result while the call was captured, before "
+                   "the copy ran, and a replay runs no host code";
+        }
         auto it = std::find_if(blocks.begin(), blocks.end(), [&](const HostBlock &b) { return within(b, s.address); });
         if (it != blocks.end()) {
             uploaded[static_cast<size_t>(it - blocks.begin())] = true;
@@ -149,7 +180,7 @@ std::string check_host_copies(void *graph, const HostBlocks &blocks) {
         }
     }
     for (size_t i = 0; i < blocks.size(); i++) {
-        if (!uploaded[i]) {
+        if (!uploaded[i] && !blocks[i].scratch) {
             return "a host stage's buffer of " + std::to_string(blocks[i].bytes) +
                    " bytes is not uploaded by a copy in the graph (the upload ran once, when the call was "
                    "captured)";

@@ -22,7 +22,8 @@ class CudaBinding;
 struct CopySource {
     const void *address = nullptr;
     bool host = false;
-    size_t bytes = 0;  // what the copy reads, for messages
+    size_t bytes = 0;      // what the copy reads, for messages
+    bool to_host = false;  // it writes host memory (a device-to-host copy)
 };
 
 // What the blocks need from the driver: CUDA's (cuMemHostAlloc, and the
@@ -44,6 +45,10 @@ void set_pinned_host_backend(const PinnedHostBackend *backend);
 struct HostBlock {
     void *host = nullptr;
     size_t bytes = 0;
+    // A host allocation of a pipeline built without the arena feature
+    // (capture_host_block): it holds what a host stage wrote, uploaded or
+    // only read by another host stage.
+    bool scratch = false;
 };
 using HostBlocks = std::vector<HostBlock>;
 
@@ -58,6 +63,10 @@ struct HostBlockCapture {
 
     const harena_arena *const arena;
     HostBlocks &blocks;
+    // The call is of a pipeline built without the arena feature whose host
+    // stages can read nothing a replay changes: its halide_malloc blocks on
+    // this thread come from new blocks too (capture_host_block).
+    bool plain = false;
     // A key-host buffer got no block (no driver, or no pinned memory left):
     // it lives in memory the call frees, which a graph must not copy from.
     bool missed = false;
@@ -70,10 +79,12 @@ HostBlockCapture *host_block_capture();
 // the arena `user_context`: its buffer's free leaves the memory to the entry.
 bool held_by_capture(const void *user_context, const void *host);
 
-// Empty when every copy of `graph` from host memory reads one of `blocks`
-// and every block is read by one of them (the upload was captured as a
-// copy, not run once when it was captured); else what is wrong, naming the
-// copy or the block.
+// Empty when every copy of `graph` from host memory reads one of `blocks`,
+// every block but scratch ones is read by one of them (the upload was
+// captured as a copy, not run once when it was captured), and no copy
+// writes host memory (host code read a device result while the call was
+// captured: the copy had not run, and a replay runs no host code); else
+// what is wrong, naming the copy or the block.
 std::string check_host_copies(void *graph, const HostBlocks &blocks);
 
 // Frees the blocks, with the context of `cuda` current: the binding of their

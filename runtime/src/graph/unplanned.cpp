@@ -2,6 +2,7 @@
 // runners the override lends (graph/unplanned_calls.h) and the cache's
 // steps that use them.
 #include <atomic>
+#include <vector>
 
 #include "cuda/stream_context.h"
 #include "graph/cache.h"
@@ -23,11 +24,30 @@ const UnplannedCalls *unplanned_calls() {
     return lent.load(std::memory_order_acquire);
 }
 
-int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, harena_graph_call call,
-           void *closure, int *outcome) {
+int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, halide_buffer_t *const *buffers,
+           int buffer_count, harena_graph_call call, void *closure, int *outcome) {
     count_ordinary(cache, outcome, HARENA_GRAPH_RAN);
+    std::vector<bool> dirty_before(static_cast<size_t>(buffer_count));
+    for (int i = 0; i < buffer_count; i++) {
+        dirty_before[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+    }
     UnboundCallsOn on_arena(*cache.on.arena);
-    return unplanned.record(*cache.on.arena, call, closure, &e.recording);
+    const int result = unplanned.record(*cache.on.arena, call, closure, &e.recording);
+    e.first_written.assign(static_cast<size_t>(buffer_count), false);
+    for (int i = 0; i < buffer_count; i++) {
+        e.first_written[static_cast<size_t>(i)] = !dirty_before[static_cast<size_t>(i)] && buffers[i]->device_dirty();
+    }
+    return result;
+}
+
+int host_copy_readable(const Entry &e, halide_buffer_t *const *buffers, int buffer_count) {
+    for (int i = 0; i < buffer_count; i++) {
+        const bool output = static_cast<size_t>(i) < e.first_written.size() && e.first_written[static_cast<size_t>(i)];
+        if (buffers[i]->host != nullptr && !buffers[i]->device_dirty() && !output) {
+            return i;
+        }
+    }
+    return -1;
 }
 
 int captured_call(harena_arena &arena, const Entry &e, harena_graph_call call, void *closure,

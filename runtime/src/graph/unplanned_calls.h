@@ -6,6 +6,7 @@
 // it the cache cannot see their allocations and never captures them.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "harena/cuda.h"
@@ -39,6 +40,16 @@ struct UnplannedCalls {
     bool (*outlives)(const UnplannedRecording &recording);
     void (*discard)(UnplannedRecording *recording);
 };
+
+// The override's halide_malloc and halide_free while the cache captures a
+// call of such a pipeline on this thread, where no host stage can read what
+// a replay changes (no buffer argument but the call's outputs has a current
+// host copy): `bytes` of a new pinned block the graph entry owns, which the
+// graph's uploads copy from at every replay, or null (no such capture, no
+// pinned memory: the capture is then refused); and whether `host` is such
+// a block, whose free leaves it to the entry.
+void *capture_host_block(size_t bytes);
+bool held_by_plain_capture(const void *host);
 
 // Called once by the override at start-up.
 void lend_unplanned_calls(const UnplannedCalls *calls);

@@ -43,6 +43,11 @@ std::vector<Step> make_steps(const Pipeline &pipeline, const std::vector<double>
         s.args.call = 0;
         for (auto &in : s.args.inputs) {
             check(in.copy_to_device(cuda), "uploading an input");
+            // The device copy is the one every call reads, as a GPU producer
+            // leaves it: marked newer, no host stage reads the host copy
+            // unseen, and a plain build's host stages may write blocks a
+            // graph owns (graph/unplanned_calls.h).
+            in.set_device_dirty();
         }
         for (auto &out : s.args.outputs) {
             check(out.device_malloc(cuda), "allocating an output on the device");
