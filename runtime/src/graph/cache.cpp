@@ -229,6 +229,14 @@ int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, hal
     return 0;
 }
 
+std::vector<bool> device_dirty_flags(halide_buffer_t *const *buffers, int buffer_count) {
+    std::vector<bool> flags(static_cast<size_t>(buffer_count));
+    for (int i = 0; i < buffer_count; i++) {
+        flags[static_cast<size_t>(i)] = buffers[i]->device_dirty();
+    }
+    return flags;
+}
+
 int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
                         halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call) {
     const char *function = "harena_graph_run";
@@ -266,9 +274,8 @@ int capture_and_launch(harena_graph_cache &c, const GraphBackend &backend, Entry
     // Cleared so that the call's outputs show (the device copies are
     // current: checked by the caller), and given back to the buffers the
     // call did not write.
-    std::vector<bool> dirty_before(static_cast<size_t>(buffer_count));
+    const std::vector<bool> dirty_before = device_dirty_flags(buffers, buffer_count);
     for (int i = 0; i < buffer_count; i++) {
-        dirty_before[static_cast<size_t>(i)] = buffers[i]->device_dirty();
         buffers[i]->set_device_dirty(false);
     }
     std::optional<Fallback> reason = capture(c, backend, e, call, closure, e.recording != nullptr && readable < 0, &result);

@@ -90,6 +90,8 @@ int fall_back(harena_graph_cache &cache, const Fallback &fallback, harena_graph_
               int *outcome);
 // Replays the entry's graph for these buffers.
 int launch(harena_graph_cache &cache, const GraphBackend &backend, Entry &e, halide_buffer_t *const *buffers);
+// Each buffer's device_dirty flag.
+std::vector<bool> device_dirty_flags(halide_buffer_t *const *buffers, int buffer_count);
 // harena_graph_run's argument checks.
 int check_run_arguments(const harena_graph_cache *cache, const void *key, size_t key_bytes,
                         halide_buffer_t *const *buffers, int buffer_count, harena_graph_call call);

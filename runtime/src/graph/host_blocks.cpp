@@ -82,6 +82,11 @@ const PinnedHostBackend *installed = nullptr;
 // The capture in progress on this thread, if any.
 thread_local HostBlockCapture *capturing = nullptr;
 
+// Whether `host` is one of the capture's blocks.
+bool holds(const HostBlockCapture &c, const void *host) {
+    return std::any_of(c.blocks.begin(), c.blocks.end(), [&](const HostBlock &b) { return b.host == host; });
+}
+
 bool within(const HostBlock &b, const void *address) {
     const auto *p = static_cast<const char *>(address);
     const auto *start = static_cast<const char *>(b.host);
@@ -136,14 +141,12 @@ void *capture_host_block(size_t bytes) {
 
 bool held_by_plain_capture(const void *host) {
     const HostBlockCapture *c = capturing;
-    return c != nullptr && c->plain &&
-           std::any_of(c->blocks.begin(), c->blocks.end(), [&](const HostBlock &b) { return b.host == host; });
+    return c != nullptr && c->plain && holds(*c, host);
 }
 
 bool held_by_capture(const void *user_context, const void *host) {
     const HostBlockCapture *c = capturing;
-    return c != nullptr && c->arena == user_context &&
-           std::any_of(c->blocks.begin(), c->blocks.end(), [&](const HostBlock &b) { return b.host == host; });
+    return c != nullptr && c->arena == user_context && holds(*c, host);
 }
 
 std::string check_host_copies(void *graph, const HostBlocks &blocks) {

@@ -27,10 +27,7 @@ const UnplannedCalls *unplanned_calls() {
 int record(harena_graph_cache &cache, const UnplannedCalls &unplanned, Entry &e, halide_buffer_t *const *buffers,
            int buffer_count, harena_graph_call call, void *closure, int *outcome) {
     count_ordinary(cache, outcome, HARENA_GRAPH_RAN);
-    std::vector<bool> dirty_before(static_cast<size_t>(buffer_count));
-    for (int i = 0; i < buffer_count; i++) {
-        dirty_before[static_cast<size_t>(i)] = buffers[i]->device_dirty();
-    }
+    const std::vector<bool> dirty_before = device_dirty_flags(buffers, buffer_count);
     UnboundCallsOn on_arena(*cache.on.arena);
     const int result = unplanned.record(*cache.on.arena, call, closure, &e.recording);
     e.first_written.assign(static_cast<size_t>(buffer_count), false);
