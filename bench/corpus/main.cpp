@@ -125,16 +125,35 @@ int main(int argc, char **argv) {
 
     const auto start = std::chrono::steady_clock::now();
     std::vector<WorkloadResult> results;
+    const auto scales = [](bool varies) {
+        return varies ? seeded_scales(kSequence, kSmallest, kLargest, kSeed) : std::vector<double>{1.0};
+    };
     try {
         for (const CorpusPipeline *p : pipelines) {
             for (const bool varies : {false, true}) {
-                const std::vector<double> scales =
-                    varies ? seeded_scales(kSequence, kSmallest, kLargest, kSeed) : std::vector<double>{1.0};
-                std::vector<Step> steps = make_steps(p->calls, scales);
+                std::vector<Step> steps = make_steps(p->calls, scales(varies));
                 results.push_back(measure(*p, steps, varies, settings));
                 results.back().sizes = describe(steps);
+                results.back().planned = p->plan.planned_device;
                 print_workload(results.back());
             }
+        }
+        // The GPU's own time, once every workload is timed: CUPTI's
+        // recording slows every launch while it is on.
+        std::string why_not;
+        if (auto clock = harena_bench::KernelBusyClock::start(why_not)) {
+            std::printf("\nKernel-busy pass: %d rounds of every regime per workload, CUPTI recording kernels\n",
+                        settings.busy_rounds);
+            size_t w = 0;
+            for (const CorpusPipeline *p : pipelines) {
+                for (const bool varies : {false, true}) {
+                    std::vector<Step> steps = make_steps(p->calls, scales(varies));
+                    measure_busy(*p, steps, *clock, settings, results[w]);
+                    print_busy(results[w++]);
+                }
+            }
+        } else {
+            std::printf("\nno kernel-busy pass: %s\n", why_not.c_str());
         }
     } catch (const harena::Error &e) {
         std::fprintf(stderr, "harena-corpus-bench: %s (code %d)\n", e.what(), e.code());
@@ -143,6 +162,7 @@ int main(int argc, char **argv) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("\n%s, %zu workloads in %.0f s\n", device.c_str(), results.size(), seconds);
     print_summary(results);
+    print_distance_from_busy(results);
     print_plans(pipelines);
     print_targets(results);
     return 0;

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "device_steps.h"
+#include "kernel_busy.h"
 #include "pipelines.h"
 #include "regime.h"
 
@@ -40,6 +41,7 @@ struct Settings {
     int min_rounds = 5;        // medians over at least this many rounds
     int max_rounds = 1001;     // and at most this many; the time below ends it first
     double seconds = 5.0;      // more rounds while the workload has time left
+    int busy_rounds = 5;       // rounds of the kernel-busy pass (measure_busy)
 };
 
 struct RegimeResult {
@@ -57,19 +59,39 @@ struct RegimeResult {
     std::string graph_cache;       // a graph regime's cache statistics
     bool output_same = true;       // every step's output equal to Halide default's, bit for bit
     std::string output;            // "same", "reference", or where it first differs
+    // From the kernel-busy pass (measure_busy), 0 where it did not run: per
+    // call, the median over its rounds of the time at least one kernel ran
+    // (the floor no allocator or launch path can go below) and of the call
+    // under CUPTI's recording; kernels per call; and us_per_call / busy_us.
+    double busy_us = 0;
+    double traced_us = 0;
+    double kernels_per_call = 0;
+    double to_busy = 0;
 };
 
 struct WorkloadResult {
     std::string pipeline;
     bool varies = false;  // a different size on every call
     std::string sizes;    // what the steps were, for the table
+    int planned = 0;      // device intermediates the pipeline's plan places
     int calls_per_batch = 0;
     int rounds = 0;
     double seconds = 0;  // the workload's wall time, setup and check included
     RegimeResult regimes[kRegimeCount];
+    // What the kernel-busy pass found wrong (lost or incomplete records, busy
+    // time above a call's time); empty when nothing.
+    std::string busy_problem;
 };
 
 WorkloadResult measure(const CorpusPipeline &pipeline, std::vector<Step> &steps, bool varies,
                        const Settings &settings);
+
+// The kernel-busy pass of a workload that measure() timed, on steps made
+// alike: every regime's calls again, in rounds of one batch each as
+// measure() times them, with CUPTI recording the kernels (kernel_busy.h).
+// Run after every workload's timed rounds, since recording slows launches.
+// Fills the busy fields of `result`.
+void measure_busy(const CorpusPipeline &pipeline, std::vector<Step> &steps, harena_bench::KernelBusyClock &clock,
+                  const Settings &settings, WorkloadResult &result);
 
 }  // namespace corpus_bench

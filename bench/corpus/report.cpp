@@ -10,6 +10,13 @@ double mib(uint64_t bytes) {
     return static_cast<double>(bytes) / (1024.0 * 1024.0);
 }
 
+// Where a plan cannot gain (Halide's cache already serves every
+// allocation), it is held to no slower than the spread of equal work: the
+// arena build of a pipeline that plans nothing makes the plain build's calls,
+// and its median ran 0.986-1.001x the plain build's (mip_levels, yuv_planes,
+// auto_unsharp, auto_harris; both releases, one H200, 4b66bd6).
+constexpr double kNoise = 1.02;
+
 const char *workload_name(const WorkloadResult &r) {
     return r.varies ? "varies" : "estimate";
 }
@@ -92,8 +99,40 @@ void print_plans(const std::vector<const CorpusPipeline *> &pipelines) {
     }
 }
 
+void print_busy(const WorkloadResult &r) {
+    std::printf("  %-19s %-9s kernels busy us/call", r.pipeline.c_str(), workload_name(r));
+    for (int g = 0; g < kRegimeCount; g++) {
+        std::printf(" %s %.1f", regime_name(kRegimes[g]), r.regimes[g].busy_us);
+    }
+    std::printf("; kernels/call %.1f; call under CUPTI, halide default: %.1f us%s%s\n",
+                r.regimes[kDefault].kernels_per_call, r.regimes[kDefault].traced_us,
+                r.busy_problem.empty() ? "" : "; PROBLEM: ", r.busy_problem.c_str());
+    std::fflush(stdout);
+}
+
+void print_distance_from_busy(const std::vector<WorkloadResult> &results) {
+    if (results.empty() || results.front().regimes[kDefault].busy_us == 0) {
+        return;
+    }
+    std::printf("\nDistance from the GPU's own time: busy = per call, the time at least one kernel ran (CUPTI's kernel "
+                "records,\nmedian over the busy pass's rounds, Halide default's calls); each regime's us per call "
+                "(timed rounds) over its\nown busy time, so 1.00x is the floor no allocator or launch path can go "
+                "below\n");
+    std::printf("  %-19s %-9s %10s %12s %15s %15s %11s %12s %15s\n", "pipeline", "workload", "busy us", "kernels/call",
+                "halide default", "arena override", "arena plan", "arena graph", "override graph");
+    for (const WorkloadResult &r : results) {
+        std::printf("  %-19s %-9s %10.1f %12.1f", r.pipeline.c_str(), workload_name(r), r.regimes[kDefault].busy_us,
+                    r.regimes[kDefault].kernels_per_call);
+        const int widths[kRegimeCount] = {15, 15, 11, 12, 15};
+        for (int g = 0; g < kRegimeCount; g++) {
+            std::printf(" %*.3fx", widths[g] - 1, r.regimes[g].to_busy);
+        }
+        std::printf("%s\n", r.busy_problem.empty() ? "" : "  (busy pass: see its PROBLEM)");
+    }
+}
+
 int print_targets(const std::vector<WorkloadResult> &results) {
-    std::printf("\nTargets:\n");
+    std::printf("\nTargets, on what an allocator can change (README.md#targets):\n");
     int missed = 0, count = 0;
     auto line = [&](bool met, const WorkloadResult &r, const std::string &text) {
         std::printf("  %-7s %-19s %-9s %s\n", met ? "met" : "MISSED", r.pipeline.c_str(), workload_name(r),
@@ -101,22 +140,29 @@ int print_targets(const std::vector<WorkloadResult> &results) {
         missed += met ? 0 : 1;
         count++;
     };
-    char text[160];
+    char text[200];
     for (const WorkloadResult &r : results) {
-        const double to_default = r.regimes[kDefault].plan_ratio;
-        if (!r.varies) {
-            const double to_override = r.regimes[kOverride].plan_ratio;
-            std::snprintf(text, sizeof text, "arena plan %.3fx halide default (target <= 1.00x)", to_default);
-            line(to_default <= 1.0, r, text);
-            std::snprintf(text, sizeof text, "arena plan %.3fx arena override (target <= 1.00x)", to_override);
-            line(to_override <= 1.0, r, text);
-        } else {
-            // The corpus has no zero-allocation build to compare with: the
-            // target is a margin over Halide's default where sizes vary.
-            std::snprintf(text, sizeof text, "arena plan %.3fx halide default (target <= 0.90x)", to_default);
-            line(to_default <= 0.9, r, text);
-        }
         line(outputs_same(r), r, "the arena regimes' outputs bit-identical to halide default's, every size");
+        if (r.planned == 0) {
+            continue;  // nothing planned: the plan cannot change a call
+        }
+        const RegimeResult &plain = r.regimes[kDefault], &plan = r.regimes[kPlan];
+        const double to_default = plain.plan_ratio, to_override = r.regimes[kOverride].plan_ratio;
+        std::snprintf(text, sizeof text, "arena plan %.3fx halide default (target <= %.2fx)", to_default, kNoise);
+        line(to_default <= kNoise, r, text);
+        std::snprintf(text, sizeof text, "arena plan %.3fx arena override (target <= %.2fx)", to_override, kNoise);
+        line(to_override <= kNoise, r, text);
+        if (plain.allocations_per_call >= 1 && plain.busy_us > 0) {
+            // Halide's cache misses: the plan removes those allocations.
+            const double above_default = plain.us_per_call - plain.busy_us;
+            const double above_plan = plan.us_per_call - plan.busy_us;
+            const double kept = above_default > 0 ? above_plan / above_default : 0;
+            std::snprintf(text, sizeof text,
+                          "arena plan keeps %.2f of halide default's time above the kernels' (%.1f of %.1f us; %.2f "
+                          "cuMemAlloc/call; target <= 0.50)",
+                          kept, above_plan, above_default, plain.allocations_per_call);
+            line(kept <= 0.5, r, text);
+        }
     }
     std::printf("%d of %d targets met\n", count - missed, count);
     return missed;

@@ -7,6 +7,7 @@
 #include "driver.h"
 #include "measure.h"
 #include "report.h"
+#include "report_common.h"
 #include "workloads.h"
 
 #include "harena/cuda.h"
@@ -124,6 +125,29 @@ std::vector<WorkloadResult> measure_all(const std::vector<WorkloadSpec> &specs, 
     return results;
 }
 
+// The GPU's own time of every workload, after every repeat is timed:
+// CUPTI's recording slows every launch while it is on.
+void measure_busy_all(const std::vector<WorkloadSpec> &specs, const Settings &settings,
+                      std::vector<WorkloadResult> &results) {
+    std::string why_not;
+    const std::unique_ptr<harena_bench::KernelBusyClock> clock = harena_bench::KernelBusyClock::start(why_not);
+    if (!clock) {
+        std::printf("\nno kernel-busy pass: %s\n", why_not.c_str());
+        return;
+    }
+    std::printf("\nKernel-busy pass: %d rounds of every regime per workload, CUPTI recording kernels\n",
+                settings.busy_rounds);
+    for (size_t s = 0; s < specs.size(); s++) {
+        std::unique_ptr<Workload> workload = specs[s].make();
+        results[s].busy = measure_busy(*workload, settings, *clock);
+        std::printf("  %-11s %-26s kernels busy %.1f us/run, %.1f kernels/run (halide default)%s%s\n",
+                    results[s].app.c_str(), results[s].size.c_str(), results[s].busy.regimes[report::kHalideDefault].busy_us,
+                    results[s].busy.regimes[report::kHalideDefault].kernels_per_run, results[s].busy.problem.empty() ? "" : "; PROBLEM: ",
+                    results[s].busy.problem.c_str());
+        std::fflush(stdout);
+    }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -164,7 +188,8 @@ int main(int argc, char **argv) {
     const std::string device = device_description();
     print_header(device, command);
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<WorkloadResult> results = measure_all(specs, settings, repeats);
+    std::vector<WorkloadResult> results = measure_all(specs, settings, repeats);
+    measure_busy_all(specs, settings, results);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("\n%s, %d repeats in %.0f s\n", device.c_str(), repeats, seconds);
     print_table(results);

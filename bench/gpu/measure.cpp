@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 using harena_bench::median;
@@ -138,6 +139,56 @@ std::vector<Measurement> measure(Workload &workload, const Settings &settings) {
     }
     m[kGraph].graph = regimes.graph_stats();
     return m;
+}
+
+BusyPass measure_busy(Workload &workload, const Settings &settings, harena_bench::KernelBusyClock &clock) {
+    Regimes regimes(workload);
+    const int runs = std::max<int>(settings.runs_per_batch, static_cast<int>(workload.steps.size()));
+    // Two batches of each regime first: the graph regime's cache holds its
+    // graphs before the first round, as in measure()'s timed batches.
+    for (const Regime regime : kRegimes) {
+        regimes.activate(regime);
+        run_batch(regimes, workload, 2 * runs);
+        synchronize();
+        regimes.deactivate();
+    }
+    std::vector<std::vector<double>> busy(kRegimeCount), traced(kRegimeCount), kernels(kRegimeCount);
+    BusyPass pass;
+    for (int round = 0; round < std::max(1, settings.busy_rounds); round++) {
+        for (int k = 0; k < kRegimeCount; k++) {
+            const size_t g = static_cast<size_t>((round + k) % kRegimeCount);
+            regimes.activate(kRegimes[g]);
+            run_batch(regimes, workload, runs);
+            synchronize();
+            clock.restart();
+            const Clock::time_point t0 = Clock::now();
+            run_batch(regimes, workload, runs);
+            synchronize();
+            const Clock::time_point t1 = Clock::now();
+            const harena_bench::KernelBusy b = clock.busy();
+            regimes.deactivate();
+            const double traced_us = std::chrono::duration<double, std::micro>(t1 - t0).count();
+            busy[g].push_back(b.us / runs);
+            traced[g].push_back(traced_us / runs);
+            kernels[g].push_back(static_cast<double>(b.kernels) / runs);
+            char problem[160] = "";
+            if (b.dropped != 0 || b.incomplete != 0) {
+                std::snprintf(problem, sizeof(problem), "%s: %llu kernel records lost, %llu incomplete",
+                              regime_name(kRegimes[g]), static_cast<unsigned long long>(b.dropped),
+                              static_cast<unsigned long long>(b.incomplete));
+            } else if (b.us > traced_us) {
+                std::snprintf(problem, sizeof(problem), "%s: kernels busy %.1f us in a batch of %.1f us",
+                              regime_name(kRegimes[g]), b.us, traced_us);
+            }
+            if (problem[0] != 0 && pass.problem.empty()) {
+                pass.problem = problem;
+            }
+        }
+    }
+    for (size_t g = 0; g < kRegimeCount; g++) {
+        pass.regimes.push_back({median(busy[g]), median(traced[g]), median(kernels[g])});
+    }
+    return pass;
 }
 
 }  // namespace bench

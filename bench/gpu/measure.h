@@ -16,9 +16,11 @@
 // other, so it is held to a relative 1e-5.
 #pragma once
 
+#include "kernel_busy.h"
 #include "regimes.h"
 #include "workloads.h"
 
+#include <string>
 #include <vector>
 
 namespace bench {
@@ -28,6 +30,7 @@ struct Settings {
     int min_rounds = 9;                 // medians over at least this many rounds
     int max_rounds = 1001;              // and at most this many; the time below ends it first
     double seconds_per_workload = 4.0;  // more rounds while time is left
+    int busy_rounds = 5;                // rounds of the kernel-busy pass (measure_busy)
 };
 
 enum class OutputCheck {
@@ -58,5 +61,25 @@ struct Measurement {
 
 // One Measurement per regime, in kRegimes order.
 std::vector<Measurement> measure(Workload &workload, const Settings &settings);
+
+// Per regime, from the kernel-busy pass: the median over its rounds of the
+// time per run in which at least one kernel ran (the floor no allocator or
+// launch path can go below), of the run's time while CUPTI records, and the
+// kernels per run.
+struct Busy {
+    double busy_us = 0;
+    double traced_us = 0;
+    double kernels_per_run = 0;
+};
+struct BusyPass {
+    std::vector<Busy> regimes;  // in kRegimes order; empty where the pass did not run
+    std::string problem;        // lost or incomplete records, or busy time above a batch's; empty when none
+};
+
+// The kernel-busy pass of a workload: every regime's runs again, in rounds
+// of one batch each as measure() times them, with CUPTI recording the
+// kernels (kernel_busy.h). Run after every timed round, since recording
+// slows launches.
+BusyPass measure_busy(Workload &workload, const Settings &settings, harena_bench::KernelBusyClock &clock);
 
 }  // namespace bench

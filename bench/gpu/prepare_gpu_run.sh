@@ -52,14 +52,25 @@ if [[ -f $starter/libsharpen_ops.so ]]; then
      "$run_dir/starter-pytorch/"
 fi
 
+# CUPTI, which the benchmarks' kernel-busy clock loads from beside them
+# (bench/common/kernel_busy.h), from the toolkit whose headers they were
+# built with.
+cupti_include=$(sed -n 's/^HARENA_CUPTI_INCLUDE_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+cupti=$(ls "$cupti_include"/../lib64/libcupti.so.13 "$cupti_include"/../lib/libcupti.so.13 2>/dev/null | head -1 || true)
+if [[ -n $cupti ]]; then
+  cp -L "$cupti" "$run_dir/libcupti.so.13"
+else
+  echo "warning: no libcupti.so.13 beside $cupti_include: the benchmarks will print no kernel-busy time" >&2
+fi
+
 # What the dynamic linker must find on the GPU machine.
-allowed='^(linux-vdso|ld-linux-x86-64|libc|libstdc\+\+|libm|libgcc_s|libdl|libpthread)\.so'
+allowed='^(linux-vdso|ld-linux-x86-64|libc|libstdc\+\+|libm|libgcc_s|libdl|libpthread|librt|libutil)\.so'
 status=0
 for f in "$run_dir"/*; do
   [[ -f $f ]] || continue
   extra=$(ldd "$f" | awk '{print $1}' | sed 's#.*/##' | grep -Ev "$allowed" || true)
   if [[ -n $extra ]]; then
-    echo "$f needs $(echo $extra) (only libc, libstdc++, libm, libgcc_s, libdl, libpthread may be needed)" >&2
+    echo "$f needs $(echo $extra) (only glibc's libraries, libstdc++ and libgcc_s may be needed)" >&2
     status=1
   fi
 done

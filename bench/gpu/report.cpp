@@ -25,7 +25,8 @@ double spread(const WorkloadResult &r, size_t regime) {
 
 enum class Column { median_us,
                     to_ideal,
-                    to_plan };
+                    to_plan,
+                    to_busy };
 
 std::string joined(const WorkloadResult &r, size_t regime, Column column) {
     std::string s;
@@ -34,6 +35,9 @@ std::string joined(const WorkloadResult &r, size_t regime, Column column) {
         const Measurement &m = r.repeats[i][regime];
         if (column == Column::median_us) {
             std::snprintf(cell, sizeof(cell), "%.1f", m.median_us);
+        } else if (column == Column::to_busy) {
+            const double busy = r.busy.regimes.empty() ? 0 : r.busy.regimes[regime].busy_us;
+            std::snprintf(cell, sizeof(cell), busy > 0 ? "%.2f" : "-", m.median_us / busy);
         } else {
             std::snprintf(cell, sizeof(cell), "%.3f", column == Column::to_ideal ? m.ratio_to_ideal : m.ratio_to_plan);
         }
@@ -51,10 +55,13 @@ void print_table(const std::vector<WorkloadResult> &results) {
                 "the largest over repeats. replays/run: graph launches per timed run (the arena graph regime).\n"
                 "held: device memory the allocator or arena held at its peak; high-water: of it, handed out at the\n"
                 "peak (arenas and the pool report it; Halide's cache cannot tell). output: same = bit-identical to\n"
-                "the plain pipeline on every step, close = within a relative 1e-5 (see measure.h).\n\n");
-    std::printf("%-11s %-26s %-16s %-*s %7s %-*s %-*s %10s %9s %11s %9s %10s %7s\n", "app", "size", "regime",
-                int(9 * n + 3), "median us", "spread", int(8 * n + 3), "x ideal", int(8 * n + 3), "x plan",
-                "allocs/run", "frees/run", "replays/run", "held MiB", "high-water", "output");
+                "the plain pipeline on every step, close = within a relative 1e-5 (see measure.h). busy us: per run,\n"
+                "the time at least one kernel ran (CUPTI's kernel records, the kernel-busy pass after every repeat);\n"
+                "x busy: the run's median over it, 1.00 being the floor no allocator or launch path can go below.\n\n");
+    std::printf("%-11s %-26s %-16s %-*s %7s %-*s %-*s %8s %-*s %10s %9s %11s %9s %10s %7s\n", "app", "size", "regime",
+                int(9 * n + 3), "median us", "spread", int(8 * n + 3), "x ideal", int(8 * n + 3), "x plan", "busy us",
+                int(7 * n + 3), "x busy", "allocs/run", "frees/run", "replays/run", "held MiB", "high-water",
+                "output");
     for (const WorkloadResult &r : results) {
         for (size_t g = 0; g < r.repeats[0].size(); g++) {
             const double allocs = largest(r, g, [](const Measurement &m) { return m.allocations_per_run; });
@@ -66,11 +73,13 @@ void print_table(const std::vector<WorkloadResult> &results) {
             if (high > 0) {
                 std::snprintf(high_text, sizeof(high_text), "%.2f", mib(high));
             }
-            std::printf("%-11s %-26s %-16s %-*s %6.1f%% %-*s %-*s %10.2f %9.2f %11.2f %9.2f %10s %7s\n",
+            const double busy = r.busy.regimes.empty() ? 0 : r.busy.regimes[g].busy_us;
+            std::printf("%-11s %-26s %-16s %-*s %6.1f%% %-*s %-*s %8.1f %-*s %10.2f %9.2f %11.2f %9.2f %10s %7s\n",
                         r.app.c_str(), r.size.c_str(), regime_name(r.repeats[0][g].regime), int(9 * n + 3),
                         joined(r, g, Column::median_us).c_str(), spread(r, g), int(8 * n + 3),
                         joined(r, g, Column::to_ideal).c_str(), int(8 * n + 3), joined(r, g, Column::to_plan).c_str(),
-                        allocs, frees, replays, mib(held), high_text, output_check_name(output_check(r, g)));
+                        busy, int(7 * n + 3), joined(r, g, Column::to_busy).c_str(), allocs, frees, replays, mib(held),
+                        high_text, output_check_name(output_check(r, g)));
         }
     }
     std::printf("\nArena plans (bytes): ");

@@ -21,6 +21,7 @@ struct WorkloadResult {
     uint64_t arena_bytes = 0;  // the plan's arena and its lower bound
     uint64_t lower_bound = 0;
     std::vector<std::vector<Measurement>> repeats;  // [repeat][regime], in kRegimes order
+    BusyPass busy;                                  // the GPU's own time, after every repeat
 };
 
 void print_table(const std::vector<WorkloadResult> &results);

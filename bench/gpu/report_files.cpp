@@ -38,15 +38,17 @@ std::string xml_escape(const std::string &s) {
 void write_csv(const std::vector<const WorkloadResult *> &rows, const std::string &path) {
     std::ofstream out(path);
     // The graph_* columns are the graph regime's cache over the whole
-    // workload (see print_graph_stats); zero on the other regimes' rows.
+    // workload (see print_graph_stats); zero on the other regimes' rows. The
+    // kernel-busy columns are the workload's busy pass, 0 where it did not run.
     out << "repeat,app,size,varies,distinct_sizes,regime,median_us,fastest_round_us,slowest_round_us,rounds,"
            "ratio_to_ideal,ratio_to_plan,driver_allocs_per_run,driver_frees_per_run,graph_replays_per_run,held_bytes,"
            "high_water_bytes,output,plan_arena_bytes,plan_lower_bound,graph_calls,graph_captures,graph_replays,"
-           "graph_misses,graph_evictions,graph_fallbacks\n";
+           "graph_misses,graph_evictions,graph_fallbacks,kernel_busy_us,kernels_per_run\n";
     for (const WorkloadResult *r : rows) {
         for (size_t rep = 0; rep < r->repeats.size(); rep++) {
             for (size_t g = 0; g < r->repeats[rep].size(); g++) {
                 const Measurement &m = r->repeats[rep][g];
+                const Busy busy = r->busy.regimes.empty() ? Busy{} : r->busy.regimes[g];
                 uint64_t fallbacks = 0;
                 for (uint64_t f : m.graph.fallbacks) {
                     fallbacks += f;
@@ -58,7 +60,7 @@ void write_csv(const std::vector<const WorkloadResult *> &rows, const std::strin
                     << m.memory.held << "," << m.memory.high_water << "," << output_check_name(m.output) << ","
                     << r->arena_bytes << "," << r->lower_bound << "," << m.graph.calls << "," << m.graph.captures
                     << "," << m.graph.replays << "," << m.graph.misses << "," << m.graph.evictions << ","
-                    << fallbacks << "\n";
+                    << fallbacks << "," << busy.busy_us << "," << busy.kernels_per_run << "\n";
             }
         }
     }
