@@ -1,5 +1,24 @@
 #include "kernel_busy.h"
 
+#include <algorithm>
+
+namespace harena_bench {
+
+uint64_t covered_ns(std::vector<std::pair<uint64_t, uint64_t>> intervals) {
+    std::sort(intervals.begin(), intervals.end());
+    uint64_t ns = 0, covered_to = 0;
+    for (const auto &[begin, end] : intervals) {
+        const uint64_t from = std::max(begin, covered_to);
+        if (end > from) {
+            ns += end - from;
+            covered_to = end;
+        }
+    }
+    return ns;
+}
+
+}  // namespace harena_bench
+
 #ifdef HARENA_HAVE_CUPTI
 
 #include <cupti_activity.h>
@@ -158,20 +177,10 @@ void KernelBusyClock::restart() {
 KernelBusy KernelBusyClock::busy() {
     cupti.flush_all(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
     std::lock_guard<std::mutex> lock(recorder.mutex);
-    std::vector<std::pair<uint64_t, uint64_t>> &spans = recorder.intervals;
-    std::sort(spans.begin(), spans.end());
-    // The union of the intervals: kernels that overlap count once.
-    uint64_t ns = 0, covered_to = 0;
-    for (const auto &[begin, end] : spans) {
-        const uint64_t from = std::max(begin, covered_to);
-        if (end > from) {
-            ns += end - from;
-            covered_to = end;
-        }
-    }
+    const uint64_t ns = covered_ns(recorder.intervals);
     KernelBusy b;
     b.us = static_cast<double>(ns) / 1000.0;
-    b.kernels = spans.size() + recorder.incomplete;
+    b.kernels = recorder.intervals.size() + recorder.incomplete;
     b.incomplete = recorder.incomplete;
     b.dropped = recorder.dropped;
     return b;

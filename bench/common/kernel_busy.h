@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace harena_bench {
 
@@ -23,6 +25,10 @@ struct KernelBusy {
     uint64_t incomplete = 0;  // records without a start or an end (not counted in us)
     uint64_t dropped = 0;     // records CUPTI lost for want of buffer space
 };
+
+// The length of the union of [begin, end) intervals: time covered by
+// kernels that overlap counts once.
+uint64_t covered_ns(std::vector<std::pair<uint64_t, uint64_t>> intervals);
 
 class KernelBusyClock {
 public:

@@ -8,6 +8,7 @@
 
 #include "harena/arena.hpp"
 #include "harena/cuda.h"
+#include "harena/graph.hpp"
 
 #include <memory>
 #include <optional>

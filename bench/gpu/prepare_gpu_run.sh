@@ -55,12 +55,11 @@ fi
 # CUPTI, which the benchmarks' kernel-busy clock loads from beside them
 # (bench/common/kernel_busy.h), from the toolkit whose headers they were
 # built with.
-cupti_include=$(sed -n 's/^HARENA_CUPTI_INCLUDE_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
-cupti=$(ls "$cupti_include"/../lib64/libcupti.so.13 "$cupti_include"/../lib/libcupti.so.13 2>/dev/null | head -1 || true)
-if [[ -n $cupti ]]; then
+cupti=$(sed -n 's/^CUDA_cupti_LIBRARY:[A-Z]*=//p' "$build/CMakeCache.txt")
+if [[ -f $cupti ]]; then
   cp -L "$cupti" "$run_dir/libcupti.so.13"
 else
-  echo "warning: no libcupti.so.13 beside $cupti_include: the benchmarks will print no kernel-busy time" >&2
+  echo "warning: $build found no CUPTI library (CUDA_cupti_LIBRARY): the benchmarks will print no kernel-busy time" >&2
 fi
 
 # What the dynamic linker must find on the GPU machine.
