@@ -195,6 +195,5 @@ int main(int argc, char **argv) {
     print_table(results);
     print_graph_stats(results);
     print_targets(results);
-    write_files(results, out, device);
-    return 0;
+    return write_files(results, out, device) ? 0 : 1;
 }

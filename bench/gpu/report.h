@@ -35,7 +35,8 @@ std::string graph_stats_line(const Measurement &graph_regime);
 // One line per target and workload: met or missed, with the numbers.
 void print_targets(const std::vector<WorkloadResult> &results);
 
-// <dir>/<app>.csv and <dir>/<app>.svg for every app in results.
-void write_files(const std::vector<WorkloadResult> &results, const std::string &dir, const std::string &device);
+// <dir>/<app>.csv and <dir>/<app>.svg for every app in results, the folder
+// made where missing; false (after a message) where they cannot be written.
+bool write_files(const std::vector<WorkloadResult> &results, const std::string &dir, const std::string &device);
 
 }  // namespace bench

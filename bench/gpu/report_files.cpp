@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -164,7 +165,14 @@ void write_svg(const std::vector<const WorkloadResult *> &rows, const std::strin
 
 }  // namespace
 
-void write_files(const std::vector<WorkloadResult> &results, const std::string &dir, const std::string &device) {
+bool write_files(const std::vector<WorkloadResult> &results, const std::string &dir, const std::string &device) {
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    if (error) {
+        std::fprintf(stderr, "harena-gpu-bench: cannot make %s for the CSV and SVG files: %s\n", dir.c_str(),
+                     error.message().c_str());
+        return false;
+    }
     std::vector<std::string> apps;
     for (const WorkloadResult &r : results) {
         if (std::find(apps.begin(), apps.end(), r.app) == apps.end()) {
@@ -180,7 +188,12 @@ void write_files(const std::vector<WorkloadResult> &results, const std::string &
         }
         write_csv(rows, dir + "/" + app + ".csv");
         write_svg(rows, dir + "/" + app + ".svg", device);
+        if (!std::ifstream(dir + "/" + app + ".svg")) {
+            std::fprintf(stderr, "harena-gpu-bench: could not write %s/%s.csv and .svg\n", dir.c_str(), app.c_str());
+            return false;
+        }
     }
+    return true;
 }
 
 }  // namespace bench
