@@ -10,10 +10,20 @@
 //   harena-schedule-fuzz [--first SEED] [--cases N] [--every K] [--calls N]
 //     (seeds SEED, SEED + K, ... : shards of one range, each as costly)
 //   harena-schedule-fuzz --repro SEED[:LEFT_OUT,...]...
+//   ... --cuda: the same pipelines with GPU schedules (random_gpu_case),
+//     compiled for CUDA, outputs copied back to the host before they are
+//     compared; where no CUDA device is usable it prints a line saying so
+//     and exits 77 (ctest's skip).
+//   ... --compile-only: plans and compiles every case (with --cuda: no GPU
+//     needed) and runs none.
+//   ... --describe: prints each case's pipeline and schedule, and runs none.
+//   ... --seconds S: starts no case after S seconds (a shard that must end
+//     in time still prints its table, of the cases it ran).
 //
 // Exits 1 on any mismatch, or on a planned pipeline that fails where the
 // unplanned one runs; prints a summary table last.
 #include "autoschedulers.h"
+#include "cuda_driver.h"
 #include "harena/jit.h"
 #include "jit_heap.h"
 #include "runnable_target.h"
@@ -85,15 +95,28 @@ bool same(const Realization &a, const Realization &b) {
     return true;
 }
 
+// Fills the host copies of `r` with `byte`, newer than any device copy: a
+// call that writes nothing leaves the poison, on the host and (where the
+// pipeline copies its outputs to the device first) on the device.
 void poison(Realization &r, uint8_t byte) {
     for (size_t i = 0; i < r.size(); i++) {
         std::memset(r[i].data(), byte, r[i].size_in_bytes());
+        r[i].set_host_dirty();
     }
 }
 
-Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls) {
+// Brings a GPU pipeline's outputs back to the host (nothing for the host's).
+void copy_to_host(Realization &r) {
+    for (size_t i = 0; i < r.size(); i++) {
+        r[i].copy_to_host();
+    }
+}
+
+// `compile_only`: plan and compile both pipelines, run neither.
+Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls, bool compile_only) {
     Result result;
-    const Target target = harena_test::runnable_host_target();
+    const Target host = harena_test::runnable_host_target();
+    const Target target = c.gpu ? host.with_feature(Target::CUDA) : host;
     BuiltPipeline plain = c.build(left_out), planned = c.build(left_out);
     Pipeline plain_pipeline(plain.outputs), planned_pipeline(planned.outputs);
     for (BuiltPipeline *p : {&plain, &planned}) {
@@ -108,7 +131,8 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
             harena_test::autoschedule(planned_pipeline, c.autoscheduler, target, 8);
         }
         plain_pipeline.compile_jit(target);
-    } catch (const Halide::CompileError &e) {
+    } catch (const Halide::Error &e) {
+        // Halide's own internal errors too: the unplanned pipeline fails.
         result.outcome = Outcome::Refused;
         result.detail = e.what();
         return result;
@@ -126,6 +150,9 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
     result.buffers = plan.buffers;
     result.planned = plan.buffers_planned;
     result.slot_pools = plan.slot_pools;
+    if (compile_only) {
+        return result;
+    }
     Buffer<uint8_t> memory(static_cast<int>(std::max<uint64_t>(plan.bytes_at_estimates, 1)));
     arena.set(memory);
     count_heap_allocations(planned_pipeline);
@@ -156,6 +183,8 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
                 result.detail = std::string("the planned call fails: ") + e.what();
                 return result;
             }
+            copy_to_host(expected);
+            copy_to_host(actual);
             if (call > 0 && plan.buffers_planned == plan.buffers) {
                 result.steady_heap_allocations += jit_heap_allocations.load();
             }
@@ -163,6 +192,7 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
                 // Control: the unplanned pipeline against itself.
                 Realization again = new_outputs(plain, c.width, c.height);
                 plain_pipeline.realize(again, target);
+                copy_to_host(again);
                 result.outcome = same(expected, again) ? Outcome::Failed : Outcome::Nondeterministic;
                 result.detail = "call " + std::to_string(call) + " at " + std::to_string(threads) +
                                 " threads differs from the unplanned pipeline";
@@ -175,12 +205,12 @@ Result run_case(const RandomCase &c, const std::set<size_t> &left_out, int calls
 
 // The fewest directives that still fail: each in turn is left out where
 // the case fails without it.
-std::set<size_t> shrink(const RandomCase &c, int calls) {
+std::set<size_t> shrink(const RandomCase &c, int calls, bool compile_only) {
     std::set<size_t> left_out;
     for (size_t i = 0; i < c.directives.size(); i++) {
         std::set<size_t> trial = left_out;
         trial.insert(i);
-        if (run_case(c, trial, calls).outcome == Outcome::Failed) {
+        if (run_case(c, trial, calls, compile_only).outcome == Outcome::Failed) {
             left_out = trial;
         }
     }
@@ -229,6 +259,8 @@ Job parse_repro(const std::string &text) {
 int main(int argc, char **argv) {
     uint64_t first = 1;
     int cases = 20, calls = 2, every = 1;
+    double seconds_limit = 0;  // 0: none
+    bool cuda = false, compile_only = false, describe_only = false;
     std::vector<Job> jobs;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
@@ -243,9 +275,18 @@ int main(int argc, char **argv) {
             calls = std::stoi(argv[++i]);
         } else if (arg == "--repro" && has_value) {
             jobs.push_back(parse_repro(argv[++i]));
+        } else if (arg == "--cuda") {
+            cuda = true;
+        } else if (arg == "--compile-only") {
+            compile_only = true;
+        } else if (arg == "--describe") {
+            describe_only = true;
+        } else if (arg == "--seconds" && has_value) {
+            seconds_limit = std::stod(argv[++i]);
         } else {
             std::cerr << "usage: " << argv[0]
-                      << " [--first SEED] [--cases N] [--every K] [--calls N] [--repro SEED[:i,j...]]...\n";
+                      << " [--cuda] [--compile-only] [--describe] [--seconds S] [--first SEED] [--cases N] [--every K]"
+                         " [--calls N] [--repro SEED[:i,j...]]...\n";
             return 2;
         }
     }
@@ -254,14 +295,40 @@ int main(int argc, char **argv) {
             jobs.push_back(Job{first + static_cast<uint64_t>(k) * static_cast<uint64_t>(every), {}, true});
         }
     }
+    // GPU cases take no autoscheduler (and load none: a GPU machine gets the
+    // fuzzer without the plugins).
+    const auto make_case = [cuda](uint64_t seed) {
+        return cuda ? harena_test::random_gpu_case(seed) : harena_test::random_case(seed, harena_test::autoschedulers());
+    };
+    if (describe_only) {
+        for (const Job &job : jobs) {
+            std::cout << make_case(job.seed).describe(job.left_out);
+        }
+        return 0;
+    }
+    if (cuda && !compile_only && !harena_test::cuda_usable()) {
+        std::cout << "SKIPPED: no usable CUDA device (--cuda --compile-only plans and compiles the cases without one)\n";
+        return 77;
+    }
     const auto start = std::chrono::steady_clock::now();
     int matched = 0, refused = 0, nondeterministic = 0, failed = 0, fully_planned = 0, with_slots = 0;
     int autoscheduled = 0;
     long autoscheduled_buffers = 0, autoscheduled_planned = 0;
     long buffers = 0, planned = 0, steady_heap = 0;
+    const std::string flags = std::string(cuda ? " --cuda" : "") + (compile_only ? " --compile-only" : "");
+    const auto elapsed = [&start] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    size_t run = 0;
     for (const Job &job : jobs) {
-        const RandomCase c = harena_test::random_case(job.seed, harena_test::autoschedulers());
-        const Result r = run_case(c, job.left_out, calls);
+        if (seconds_limit > 0 && elapsed() >= seconds_limit) {
+            std::cout << "stopped after " << elapsed() << " s (--seconds): " << jobs.size() - run
+                      << " cases not run\n";
+            break;
+        }
+        run++;
+        const RandomCase c = make_case(job.seed);
+        const Result r = run_case(c, job.left_out, calls, compile_only);
         switch (r.outcome) {
         case Outcome::Matched:
             matched++;
@@ -295,24 +362,27 @@ int main(int argc, char **argv) {
             failed++;
             std::set<size_t> left_out = job.left_out;
             if (job.shrink_on_failure) {
-                left_out = shrink(c, calls);
+                left_out = shrink(c, calls, compile_only);
             }
             std::cout << "FAILED case " << reproducer(job.seed, left_out) << ": " << r.detail << "\n"
-                      << c.describe(left_out) << "reproduce: " << argv[0] << " --repro "
+                      << c.describe(left_out) << "reproduce: " << argv[0] << flags << " --repro "
                       << reproducer(job.seed, left_out) << "\n";
             break;
         }
         }
     }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::cout << "| cases | matched | refused by Halide | nondeterministic | failed | buffers planned | cases fully "
+    const double seconds = elapsed();
+    std::cout << "| cases" << (cuda ? " (CUDA)" : "") << " | " << (compile_only ? "compiled, not run" : "matched")
+              << " | refused by Halide | nondeterministic | failed | buffers planned | cases fully "
                  "planned | cases with slots | heap allocations in steady state | seconds |\n"
               << "|---|---|---|---|---|---|---|---|---|---|\n"
-              << "| " << jobs.size() << " | " << matched << " | " << refused << " | " << nondeterministic << " | "
+              << "| " << run << " | " << matched << " | " << refused << " | " << nondeterministic << " | "
               << failed << " | " << planned << " of " << buffers << " | " << fully_planned << " | " << with_slots
-              << " | " << steady_heap << " | " << seconds << " |\n"
-              << "autoscheduled (" << joined(harena_test::autoschedulers()) << "): " << autoscheduled
-              << " cases matched, " << autoscheduled_planned << " of " << autoscheduled_buffers
-              << " buffers planned\n";
+              << " | " << steady_heap << " | " << seconds << " |\n";
+    if (!cuda) {
+        std::cout << "autoscheduled (" << joined(harena_test::autoschedulers()) << "): " << autoscheduled
+                  << " cases matched, " << autoscheduled_planned << " of " << autoscheduled_buffers
+                  << " buffers planned\n";
+    }
     return failed > 0 || steady_heap > 0 ? 1 : 0;
 }
