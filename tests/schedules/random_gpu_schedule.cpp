@@ -88,21 +88,27 @@ RandomCase random_gpu_case(uint64_t seed) {
     const Tile out_tile = draw.pick(tiles);
     const bool strips = draw.chance(40);
     const int strip = draw.pick(std::vector<int>{16, 32, 64});
+    // An update of an output rounds its tiles up by default, past the
+    // output's edge, which Halide refuses; guarded tiles stay inside it.
     for (int d = 0; d <= updates_of(spec[n].kind); d++) {
         const std::string name = definition_text("output", d);
+        const TailStrategy tail = d == 0 ? TailStrategy::Auto : TailStrategy::GuardWithIf;
+        const std::string tail_text = d == 0 ? "" : ", TailStrategy::GuardWithIf";
         if (strips) {
-            directive(name + ".split(y, yo, yi, " + std::to_string(strip) + ").parallel(yo).gpu_tile(x, yi, bx, by, tx, ty, " +
-                          tile_text(out_tile) + ")",
-                      [d, strip, out_tile](Scene &s) {
+            directive(name + ".split(y, yo, yi, " + std::to_string(strip) + tail_text +
+                          ").parallel(yo).gpu_tile(x, yi, bx, by, tx, ty, " + tile_text(out_tile) + tail_text + ")",
+                      [d, strip, out_tile, tail](Scene &s) {
                           definition(s.stages.back(), d)
-                              .split(s.y, s.yo, s.yi, strip)
+                              .split(s.y, s.yo, s.yi, strip, tail)
                               .parallel(s.yo)
-                              .gpu_tile(s.x, s.yi, s.bx, s.by, s.tx, s.ty, out_tile.width, out_tile.height);
+                              .gpu_tile(s.x, s.yi, s.bx, s.by, s.tx, s.ty, out_tile.width, out_tile.height, tail);
                       });
         } else {
-            directive(name + ".gpu_tile(x, y, bx, by, tx, ty, " + tile_text(out_tile) + ")", [d, out_tile](Scene &s) {
-                definition(s.stages.back(), d).gpu_tile(s.x, s.y, s.bx, s.by, s.tx, s.ty, out_tile.width, out_tile.height);
-            });
+            directive(name + ".gpu_tile(x, y, bx, by, tx, ty, " + tile_text(out_tile) + tail_text + ")",
+                      [d, out_tile, tail](Scene &s) {
+                          definition(s.stages.back(), d)
+                              .gpu_tile(s.x, s.y, s.bx, s.by, s.tx, s.ty, out_tile.width, out_tile.height, tail);
+                      });
         }
     }
     // A second output: GPU tiles, or now and then a loop on the host that
@@ -138,6 +144,7 @@ RandomCase random_gpu_case(uint64_t seed) {
     std::vector<Tile> extent(static_cast<size_t>(n) + 1, out_tile);
     in_block[n] = true;
     in_strip[n] = strips;
+    std::vector<bool> behind_resampling(static_cast<size_t>(n) + 1, false);
     // The output's block: its threads (the widest stage in it, each way)
     // and its shared memory.
     Tile block = out_tile;
@@ -165,13 +172,24 @@ RandomCase random_gpu_case(uint64_t seed) {
         }
         const Tile widened{std::max(block.width, e.width), std::max(block.height, e.height)};
         const int bytes = e.width * e.height * 4 * (spec[i].kind == StageKind::Tuple ? 2 : 1);
-        const bool fits_block = widened.width * widened.height <= kMaxThreads && shared_bytes + bytes <= kMaxSharedBytes;
+        // A stage read through a resampling stage and also at (x, y) needs
+        // of one tile a span that grows with the tile's position (x / 2 and
+        // x both), so its thread count follows the image, not the tile:
+        // such stages, and any behind them, are never on a block's threads.
+        behind_resampling[i] = std::any_of(consumers.begin(), consumers.end(), [&](int k) {
+            const bool resamples = spec[k].kind == StageKind::Upsample || spec[k].kind == StageKind::Downsample;
+            return behind_resampling[k] || (resamples && i == k - 1);
+        });
+        const bool tile_bounded = !behind_resampling[i];
+        const bool fits_block = tile_bounded && widened.width * widened.height <= kMaxThreads &&
+                                shared_bytes + bytes <= kMaxSharedBytes;
         const Choice &consumer = choices[i + 1];
         const bool consumer_has_tiles = i + 1 < n && (consumer.where == Where::Root || consumer.where == Where::InStrip);
         const Tile at_consumer = read_extent(spec, i + 1, i, consumer.tile);
         const bool fits_consumer_block =
+            tile_bounded &&
             std::max(at_consumer.width, consumer.tile.width) * std::max(at_consumer.height, consumer.tile.height) <=
-            kMaxThreads;
+                kMaxThreads;
         const bool one_consumer = consumers.size() == 1 && !read_by_second_output;
         if (where >= 3 && where < 5 && all(in_block) && fits_block) {
             ch.where = Where::InBlock;
