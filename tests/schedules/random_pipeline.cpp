@@ -106,12 +106,7 @@ RandomCase random_case(uint64_t seed, const std::vector<std::string> &autoschedu
     for (int i = n - 1; i >= 1; i--) {
         Choice &ch = choices[i];
         const int where = draw.below(10);
-        std::vector<int> consumers{i + 1};
-        for (int k = i + 1; k <= n; k++) {
-            if (spec[k].second == i) {
-                consumers.push_back(k);
-            }
-        }
+        const std::vector<int> consumers = consumers_of(spec, i, n);
         const bool read_by_second_output = second_from == i;
         const auto all = [&](const std::vector<bool> &where_k) {
             return !read_by_second_output &&

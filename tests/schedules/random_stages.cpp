@@ -150,5 +150,15 @@ void add_directive(RandomCase &c, const SceneHandle &scene, std::string text, st
     c.directives.push_back({std::move(text), [scene, apply](BuiltPipeline &) { apply(**scene); }});
 }
 
+std::vector<int> consumers_of(const std::vector<StageSpec> &spec, int i, int n) {
+    std::vector<int> consumers{i + 1};
+    for (int k = i + 1; k <= n; k++) {
+        if (spec[k].second == i) {
+            consumers.push_back(k);
+        }
+    }
+    return consumers;
+}
+
 }  // namespace detail
 }  // namespace harena_test

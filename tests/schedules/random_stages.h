@@ -80,6 +80,10 @@ struct DrawnPipeline {
 // c.stages_text.
 DrawnPipeline draw_pipeline(Draw &draw, RandomCase &c);
 
+// The stages that read stage `i` of a pipeline whose output is stage `n`:
+// the next one, and every later one that reads it as its second input.
+std::vector<int> consumers_of(const std::vector<StageSpec> &spec, int i, int n);
+
 // Appends a directive that applies `apply` to the scene of each build.
 void add_directive(RandomCase &c, const SceneHandle &scene, std::string text, std::function<void(Scene &)> apply);
 
