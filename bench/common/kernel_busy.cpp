@@ -1,6 +1,7 @@
 #include "kernel_busy.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace harena_bench {
 
@@ -15,6 +16,17 @@ uint64_t covered_ns(std::vector<std::pair<uint64_t, uint64_t>> intervals) {
         }
     }
     return ns;
+}
+
+std::string busy_problem(const KernelBusy &busy, double batch_us) {
+    char text[160] = "";
+    if (busy.dropped != 0 || busy.incomplete != 0) {
+        std::snprintf(text, sizeof text, "%llu kernel records lost, %llu incomplete",
+                      static_cast<unsigned long long>(busy.dropped), static_cast<unsigned long long>(busy.incomplete));
+    } else if (busy.us > batch_us) {
+        std::snprintf(text, sizeof text, "kernels busy %.1f us in a batch of %.1f us", busy.us, batch_us);
+    }
+    return text;
 }
 
 }  // namespace harena_bench

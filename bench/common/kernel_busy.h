@@ -30,6 +30,11 @@ struct KernelBusy {
 // kernels that overlap counts once.
 uint64_t covered_ns(std::vector<std::pair<uint64_t, uint64_t>> intervals);
 
+// Why a batch's busy time cannot be trusted, or empty where it can: records
+// CUPTI lost or left incomplete, or kernels busy longer than the batch's
+// own wall time (`batch_us`), which no real batch can be.
+std::string busy_problem(const KernelBusy &busy, double batch_us);
+
 class KernelBusyClock {
 public:
     // Starts recording kernels, or returns null with the reason in `why_not`

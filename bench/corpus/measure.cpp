@@ -170,17 +170,9 @@ void measure_busy(const CorpusPipeline &pipeline, std::vector<Step> &steps, hare
             busy[g].push_back(b.us / calls);
             traced[g].push_back(traced_us / calls);
             kernels[g].push_back(static_cast<double>(b.kernels) / calls);
-            char problem[160] = "";
-            if (b.dropped != 0 || b.incomplete != 0) {
-                std::snprintf(problem, sizeof problem, "%s: %llu kernel records lost, %llu incomplete",
-                              regime_name(kRegimes[g]), static_cast<unsigned long long>(b.dropped),
-                              static_cast<unsigned long long>(b.incomplete));
-            } else if (b.us > traced_us) {
-                std::snprintf(problem, sizeof problem, "%s: kernels busy %.1f us in a batch of %.1f us",
-                              regime_name(kRegimes[g]), b.us, traced_us);
-            }
-            if (problem[0] != 0 && result.busy_problem.empty()) {
-                result.busy_problem = problem;
+            const std::string problem = harena_bench::busy_problem(b, traced_us);
+            if (!problem.empty() && result.busy_problem.empty()) {
+                result.busy_problem = std::string(regime_name(kRegimes[g])) + ": " + problem;
             }
         }
     }

@@ -171,17 +171,9 @@ BusyPass measure_busy(Workload &workload, const Settings &settings, harena_bench
             busy[g].push_back(b.us / runs);
             traced[g].push_back(traced_us / runs);
             kernels[g].push_back(static_cast<double>(b.kernels) / runs);
-            char problem[160] = "";
-            if (b.dropped != 0 || b.incomplete != 0) {
-                std::snprintf(problem, sizeof(problem), "%s: %llu kernel records lost, %llu incomplete",
-                              regime_name(kRegimes[g]), static_cast<unsigned long long>(b.dropped),
-                              static_cast<unsigned long long>(b.incomplete));
-            } else if (b.us > traced_us) {
-                std::snprintf(problem, sizeof(problem), "%s: kernels busy %.1f us in a batch of %.1f us",
-                              regime_name(kRegimes[g]), b.us, traced_us);
-            }
-            if (problem[0] != 0 && pass.problem.empty()) {
-                pass.problem = problem;
+            const std::string problem = harena_bench::busy_problem(b, traced_us);
+            if (!problem.empty() && pass.problem.empty()) {
+                pass.problem = std::string(regime_name(kRegimes[g])) + ": " + problem;
             }
         }
     }

@@ -30,4 +30,14 @@ TEST(KernelBusy, AKernelInsideAnEarlierLongOneAddsNothing) {
     EXPECT_EQ(covered_ns({{0, 1000}, {10, 20}, {500, 900}, {1000, 1010}}), 1010u);
 }
 
+TEST(KernelBusy, ABatchIsTrustedOnlyWithEveryRecordAndNoMoreBusyTimeThanWallTime) {
+    using harena_bench::busy_problem;
+    using harena_bench::KernelBusy;
+    EXPECT_EQ(busy_problem(KernelBusy{90.0, 4, 0, 0}, 100.0), "");
+    EXPECT_EQ(busy_problem(KernelBusy{100.0, 4, 0, 0}, 100.0), "");
+    EXPECT_EQ(busy_problem(KernelBusy{90.0, 4, 0, 2}, 100.0), "2 kernel records lost, 0 incomplete");
+    EXPECT_EQ(busy_problem(KernelBusy{90.0, 4, 1, 0}, 100.0), "0 kernel records lost, 1 incomplete");
+    EXPECT_EQ(busy_problem(KernelBusy{120.5, 4, 0, 0}, 100.0), "kernels busy 120.5 us in a batch of 100.0 us");
+}
+
 }  // namespace
