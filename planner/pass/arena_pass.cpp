@@ -280,7 +280,8 @@ SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &r
         place(placed, slot.planning, sub, Expr());
         const ParallelRegion &region = regions[slot.region];
         slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots,
-                                       slot_stride_variable(slot.region), layout.offsets[first_pool + i]});
+                                       slot_stride_variable(slot.region), layout.offsets[first_pool + i],
+                                       options.arena_argument.empty() ? SlotKeeper::Runtime : SlotKeeper::Pipeline});
         slots.by_loop[region.loop] = i;
         slots.by_region[slot.region] = i;
         slots.states_at[regions[region.outermost].loop].push_back(i);
@@ -312,7 +313,6 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const std::vector<ParallelRegion
     place(placed, planning, layout, Expr());
     place(placed, host_planning, host_layout, host_frame_base());
     SlotPools slots = lay_out_slots(plans, regions, options, layout, placed);
-    slots.report = options.arena_argument.empty();
     FrameEntry entry;
     entry.pipeline = options.pipeline_name;
     entry.device_interface = planned_device_interface(s, options.device_target);

@@ -174,8 +174,20 @@ Expr pipeline_slices_end(const Expr &table, const Expr &base) {
     return HARENA_CALL(harena_pipeline_slices_end, HARENA_ABI_PIPELINE_SLICES_END, user_context(), table, base);
 }
 
-Expr pipeline_slots(const Expr &taken, const Expr &missed, const Expr &high_water) {
-    return HARENA_CALL(harena_pipeline_slots, HARENA_ABI_PIPELINE_SLOTS, user_context(), taken, missed, high_water);
+Expr slot_pool_init(const Expr &pool, int slots) {
+    return HARENA_CALL(harena_slot_pool_init, HARENA_ABI_SLOT_POOL_INIT, pool, make_const(Int(32), slots));
+}
+
+Expr slot_take(const Expr &pool) {
+    return HARENA_CALL(harena_slot_take, HARENA_ABI_SLOT_TAKE, pool);
+}
+
+Expr slot_give(const Expr &pool, const Expr &slot) {
+    return HARENA_CALL(harena_slot_give, HARENA_ABI_SLOT_GIVE, pool, slot);
+}
+
+Expr pipeline_slots(const Expr &pool) {
+    return HARENA_CALL(harena_pipeline_slots, HARENA_ABI_PIPELINE_SLOTS, user_context(), pool);
 }
 
 Expr planned_host_free(const Expr &buffer) {

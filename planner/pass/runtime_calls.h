@@ -47,8 +47,14 @@ Halide::Expr pipeline_host_enter(const std::string &pipeline, const std::string 
 Halide::Expr pipeline_host_base();
 // Registers harena_pipeline_host_exit_as_destructor for the companion frame at `base`.
 Halide::Expr register_pipeline_host_exit(const Halide::Expr &base);
-// harena_pipeline_slots: one run of a parallel loop's slots, its counters.
-Halide::Expr pipeline_slots(const Halide::Expr &taken, const Halide::Expr &missed, const Halide::Expr &high_water);
+// A parallel loop's slot pool kept by the runtime, `pool` the address of its
+// words on the pipeline's stack (rewrite/parallel_slots.h):
+// harena_slot_pool_init before the loop, harena_slot_take (Int(32), -1 for
+// none) and harena_slot_give in each task, harena_pipeline_slots after it.
+Halide::Expr slot_pool_init(const Halide::Expr &pool, int slots);
+Halide::Expr slot_take(const Halide::Expr &pool);
+Halide::Expr slot_give(const Halide::Expr &pool, const Halide::Expr &slot);
+Halide::Expr pipeline_slots(const Halide::Expr &pool);
 // harena_planned_host_free on `buffer`, and its destructor's name.
 Halide::Expr planned_host_free(const Halide::Expr &buffer);
 const char *planned_host_free_destructor();

@@ -261,10 +261,13 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     EXPECT_GE(r.slot_pools[0].slot_bytes, p.planned_bytes);
     // The pool, every slot of one iteration's bytes, is in the frame, beside q.
     EXPECT_GE(r.arena_bytes, r.slot_pools[0].slot_bytes * r.slot_pools[0].slots + decision(r, "q").planned_bytes);
-    // Each task takes a slot under the pool's mutex, and a task without one
-    // gets its buffer from the heap block that stands beside it.
+    // Each task takes a slot from the runtime, gives it back after, and a
+    // task without one gets its buffer from the heap block beside it.
     const std::string text = harena_test::text_of(out);
-    EXPECT_NE(text.find("halide_mutex_lock"), std::string::npos) << text;
+    EXPECT_EQ(harena_test::count_calls(out, "harena_slot_take"), 1) << text;
+    EXPECT_EQ(harena_test::count_calls(out, "harena_slot_give"), 1) << text;
+    EXPECT_EQ(harena_test::count_calls(out, "harena_pipeline_slots"), 1) << text;
+    EXPECT_EQ(harena_test::count_calls(out, "halide_mutex_lock"), 0) << text;
     EXPECT_EQ(harena_test::find_allocate(out, "p"), nullptr);
     const Allocate *heap_block = harena_test::find_allocate(out, "p.harena_heap");
     ASSERT_NE(heap_block, nullptr) << text;
@@ -273,6 +276,24 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     // A buffer used inside the parallel loop but allocated outside is planned.
     EXPECT_TRUE(decision(r, "q").planned);
     EXPECT_TRUE(decision(r, "q").slot_loop.empty());
+}
+
+TEST(PassHandBuilt, WithAnArenaArgumentThePipelineKeepsItsSlotsUnderAMutex) {
+    Stmt loop = make_for("i", 0, 8, ForType::Parallel, DeviceAPI::None, heap("p", n, store("p")));
+    PassOptions options = quiet();
+    options.arena_argument = "arena";
+    PassReport r;
+    Stmt out = plan_arena(with_bound(loop), options, &r);
+    ASSERT_TRUE(decision(r, "p").planned) << decision(r, "p").reason;
+    const std::string text = harena_test::text_of(out);
+    // A take and a give, each under the lock.
+    EXPECT_EQ(harena_test::count_calls(out, "halide_mutex_lock"), 2) << text;
+    EXPECT_EQ(harena_test::count_calls(out, "halide_mutex_unlock"), 2) << text;
+    for (const char *runtime_call : {"harena_slot_pool_init", "harena_slot_take", "harena_slot_give",
+                                     "harena_pipeline_slots"}) {
+        EXPECT_EQ(harena_test::count_calls(out, runtime_call), 0) << runtime_call << " in\n"
+                                                                  << text;
+    }
 }
 
 TEST(PassHandBuilt, BuffersOfAForksBranchesNeverShareBytes) {

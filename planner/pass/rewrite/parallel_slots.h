@@ -2,12 +2,15 @@
 // The slots of a parallel loop whose iterations allocate planned buffers.
 // Each task of the loop takes a slot when it starts and gives it back when
 // it ends; its buffers lie at their sub-plan's offsets in that slot. The
-// free slots are a stack under one halide_mutex, kept on the pipeline's own
-// stack beside the loop, so that a slot costs no call into halide-arena's
-// runtime (an arena argument works alone) and no heap. A task that finds
-// every slot taken (more tasks than threads run at once when a waiting
-// thread runs other tasks, or under nested parallel loops) allocates its
-// buffers from halide_malloc as Halide would: counted, never corrupting.
+// pool's state lies on the pipeline's own stack beside the loop, so a slot
+// costs no heap. Where the arena is user_context, halide-arena's runtime
+// keeps the free slots, one atomic operation a take or a give, and counts
+// them (harena_slot_take in harena/pipeline_abi.h). A pipeline with an arena
+// argument calls nothing of that runtime: it keeps them itself, a stack of
+// free slots under one halide_mutex. A task that finds every slot taken
+// (more tasks than threads run at once when a waiting thread runs other
+// tasks, or under nested parallel loops) allocates its buffers from
+// halide_malloc as Halide would: counted, never corrupting.
 #include "types.h"
 
 #include <map>
@@ -16,6 +19,12 @@
 
 namespace harena {
 
+// Who keeps a pool's free slots.
+enum class SlotKeeper {
+    Runtime,   // the arena is user_context: the runtime's calls, which count the slots
+    Pipeline,  // an arena argument: the pipeline, under a halide_mutex
+};
+
 // One parallel loop's pool, as the rewrite needs it.
 struct SlotPool {
     int region = 0;         // Candidate::region of its buffers
@@ -23,6 +32,7 @@ struct SlotPool {
     int capacity = 0;       // the slots, every call (PassOptions::parallel_slots)
     Halide::Expr stride;    // UInt(64): the bytes of one slot in this call
     Halide::Expr offset;    // UInt(64): the pool's offset in the frame
+    SlotKeeper keeper = SlotKeeper::Runtime;
 };
 
 // A plan's pools, and the loops the rewrite finds them at.
@@ -33,22 +43,15 @@ struct SlotPools {
     // The outermost parallel loops, each with the pools of the loops inside
     // it (itself included) whose states it keeps.
     std::map<const Halide::Internal::IRNode *, std::vector<size_t>> states_at;
-    // The arena is user_context, whose runtime counts each loop's slots.
-    bool report = false;
     [[nodiscard]] bool empty() const {
         return pools.empty();
     }
 };
 
-// The name of the state of `pool` (a stack allocation of UInt(64) words).
-std::string slot_state_name(const SlotPool &pool);
-
 // `loop`, the outermost parallel loop around the given pools' loops, with
 // each pool's state allocated and filled before it runs (every slot free),
-// and where `report` holds, each pool's counters reported to the runtime
-// after it (harena_pipeline_slots).
-Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Halide::Internal::Stmt &loop,
-                                        bool report);
+// and each pool the runtime keeps counted after it (harena_pipeline_slots).
+Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Halide::Internal::Stmt &loop);
 
 // A body of `pool`'s loop that takes a slot first and gives it back last.
 // Inside `body`, slot_taken(pool) says whether it got one and

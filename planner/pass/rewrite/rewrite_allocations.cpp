@@ -232,7 +232,7 @@ private:
             for (size_t i : states->second) {
                 pools.push_back(&slots.pools[i]);
             }
-            s = with_slot_states(pools, s, slots.report);
+            s = with_slot_states(pools, s);
         }
         return s;
     }

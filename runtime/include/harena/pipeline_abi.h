@@ -72,6 +72,9 @@ enum harena_pipeline_traits {
 #define HARENA_ABI_PIPELINE_HOST_BASE "harena_pipeline_host_base"
 #define HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR "harena_pipeline_host_exit_as_destructor"
 #define HARENA_ABI_PIPELINE_SLOTS "harena_pipeline_slots"
+#define HARENA_ABI_SLOT_POOL_INIT "harena_slot_pool_init"
+#define HARENA_ABI_SLOT_TAKE "harena_slot_take"
+#define HARENA_ABI_SLOT_GIVE "harena_slot_give"
 
 /* Pushes a frame holding `bytes` (what this run needs; worst_case_bytes is
  * quoted in the message only; traits: enum harena_pipeline_traits) and
@@ -197,12 +200,33 @@ int harena_pipeline_slice(void *user_context, struct harena_slice_table *table, 
  * damaged band fails the call: the frame's pop can only report. */
 int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *table, uint64_t frame_base);
 
-/* One run of a parallel loop whose tasks held their buffers in slots of the
- * frame: tasks that took a slot, tasks that found every slot taken and
- * allocated from halide_malloc, and the most slots in use at once; counted
- * in harena_stats. The pipeline keeps the slots itself, so this is its only
- * call per run of the loop. */
-int harena_pipeline_slots(void *user_context, uint64_t taken, uint64_t missed, uint64_t high_water);
+/* The slots of a planned parallel loop, for pipelines whose arena is
+ * user_context (a pipeline with an arena argument calls nothing of the
+ * runtime and keeps its slots under a halide_mutex instead). The pipeline
+ * holds the pool on its stack beside the loop, HARENA_SLOT_POOL_WORDS(slots)
+ * 64-bit words (one cache line more than it uses, for alignment), fills it before the loop runs, and each task takes a slot
+ * when it starts and gives it back when it ends: one atomic operation each,
+ * on a cache line of the slot's own. A thread tries the slot it took last
+ * first, so that while each thread runs one task at a time, no two threads
+ * write one line. A task that finds every slot taken gets -1 and allocates
+ * its buffers from halide_malloc. */
+#define HARENA_SLOT_POOL_WORDS(slots) (8 * ((slots) + 2))
+
+/* Fills `pool` for one run of its loop: `slots` slots, each free, the
+ * counters at zero. */
+int harena_slot_pool_init(uint64_t *pool, int32_t slots);
+
+/* A free slot of `pool`, now the calling task's: its index, or -1 when every
+ * slot is taken. */
+int32_t harena_slot_take(uint64_t *pool);
+
+/* Gives back `slot`, which harena_slot_take returned to the calling task. */
+int harena_slot_give(uint64_t *pool, int32_t slot);
+
+/* One run of the pool's loop ended: its tasks that took a slot, those that
+ * found every slot taken, and how many of the slots they used, counted in
+ * harena_stats. */
+int harena_pipeline_slots(void *user_context, const uint64_t *pool);
 
 /* Address of the frame the innermost harena_pipeline_enter pushed; 0 after
  * reporting an error if there is none. */

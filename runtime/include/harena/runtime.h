@@ -309,7 +309,8 @@ typedef struct harena_stats {
     uint64_t slot_tasks;             /* tasks of planned parallel loops that ran in a slot of the arena */
     uint64_t slot_fallbacks;         /* such tasks that found every slot taken: their buffers came from
                                         halide_malloc (harena.parallel_slots) */
-    uint64_t slot_high_water;        /* most slots of one loop in use at once */
+    uint64_t slot_high_water;        /* most slots one run of a loop used (each thread keeps to one
+                                        slot while no other takes it) */
 } harena_stats;
 
 /* Exact while no other thread allocates or frees in the arena. Read while

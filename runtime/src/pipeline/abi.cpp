@@ -175,14 +175,6 @@ int harena_pipeline_declare(void *user_context, uint32_t traits) {
                                                                                                       HARENA_OK;
 }
 
-int harena_pipeline_slots(void *user_context, uint64_t taken, uint64_t missed, uint64_t high_water) {
-    if (int err = check_live(user_context, "harena_pipeline_slots", user_context)) {
-        return err;
-    }
-    static_cast<harena_arena *>(user_context)->stats.slots(taken, missed, high_water);
-    return HARENA_OK;
-}
-
 uint64_t harena_pipeline_base(void *user_context) {
     if (check_live(user_context, "harena_pipeline_base", user_context)) {
         return 0;

@@ -184,6 +184,10 @@ TEST(PipelineAbi, EachNameTheGeneratedCodeCallsIsADefinedEntryPoint) {
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_ENTER, harena_pipeline_host_enter);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_BASE, harena_pipeline_host_base);
     HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_HOST_EXIT_AS_DESTRUCTOR, harena_pipeline_host_exit_as_destructor);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_PIPELINE_SLOTS, harena_pipeline_slots);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_SLOT_POOL_INIT, harena_slot_pool_init);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_SLOT_TAKE, harena_slot_take);
+    HARENA_EXPECT_ABI_NAME(HARENA_ABI_SLOT_GIVE, harena_slot_give);
 }
 
 // The default every side uses: the pass, harena_options_init and the C++ layer.
