@@ -250,20 +250,24 @@ std::string host_buffer_names(const std::vector<const Candidate *> &planned) {
 }
 
 // Each of a plan's buffers at its slice of the call's layout, in the frame
-// based at host_base (undefined: the arena's frame).
+// based at host_base (undefined: the arena's frame), their slice indices
+// from `first_slice` on.
 void place(std::map<const IRNode *, Placement> &placed, const Planning &planning, const RunLayout &layout,
-           const Expr &host_base) {
+           const Expr &host_base, uint32_t first_slice = 0) {
     for (size_t k = 0; k < planning.planned.size(); k++) {
-        placed[planning.planned[k]->node] =
-            Placement{planning.planned[k], layout.offsets[k], layout.sizes[k], static_cast<uint32_t>(k), host_base};
+        placed[planning.planned[k]->node] = Placement{planning.planned[k], layout.offsets[k], layout.sizes[k],
+                                                      first_slice + static_cast<uint32_t>(k), host_base};
     }
 }
 
 // The pools' sub-plans replayed for the call's sizes, as lets evaluated
-// before the frame's own (each pool's bytes follow its slot's), and each
-// slot buffer placed at its offset within a slot.
+// before the frame's own (each pool's bytes follow its slot's) but after
+// its band, which a slot repeats: it opens with one and each slice is
+// followed by one, as a frame. Each slot buffer is placed at its offset
+// within a slot. The slice table goes on after the frame's slices: each
+// pool's line for the band that opens its slots, then its buffers'.
 SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &regions, const PassOptions &options,
-                        RunLayout &layout, std::map<const IRNode *, Placement> &placed) {
+                        RunLayout &layout, std::map<const IRNode *, Placement> &placed, std::string &slice_names) {
     SlotPools slots;
     if (plans.slots.empty()) {
         return slots;
@@ -271,22 +275,31 @@ SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &r
     std::vector<std::pair<std::string, Expr>> lets;
     const Expr a = make_const(UInt(64), options.alignment);
     const size_t first_pool = plans.planning.planned.size() - plans.slots.size();
+    const bool banded = !is_const_zero(layout.guard);
+    uint32_t next_slice = static_cast<uint32_t>(plans.planning.planned.size());
     for (size_t i = 0; i < plans.slots.size(); i++) {
         const SlotPlan &slot = plans.slots[i];
         const RunLayout sub = run_layout(slot.planning.problem, slot.plan, slot.planning.planned, options.alignment,
-                                         slot_prefix(slot.region), false);
+                                         slot_prefix(slot.region), banded, layout.guard);
         lets.insert(lets.end(), sub.lets.begin(), sub.lets.end());
         lets.emplace_back(slot_prefix(slot.region) + "stride", simplify((sub.needed + a - 1) / a * a));
-        place(placed, slot.planning, sub, Expr());
         const ParallelRegion &region = regions[slot.region];
         slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots,
                                        slot_stride_variable(slot.region), layout.offsets[first_pool + i],
-                                       options.arena_argument.empty() ? SlotKeeper::Runtime : SlotKeeper::Pipeline});
+                                       options.arena_argument.empty() ? SlotKeeper::Runtime : SlotKeeper::Pipeline,
+                                       next_slice});
+        slice_names += "the first slice of a slot of loop '" + region.loop_name + "'\n";
+        place(placed, slot.planning, sub, Expr(), next_slice + 1);
+        for (const Candidate *c : slot.planning.planned) {
+            slice_names += c->name + "\n";
+        }
+        next_slice += 1 + static_cast<uint32_t>(slot.planning.planned.size());
         slots.by_loop[region.loop] = i;
         slots.by_region[slot.region] = i;
         slots.states_at[regions[region.outermost].loop].push_back(i);
     }
-    layout.lets.insert(layout.lets.begin(), lets.begin(), lets.end());
+    // The frame's band is its layout's first let (rewrite/run_layout.h).
+    layout.lets.insert(layout.lets.begin() + (banded ? 1 : 0), lets.begin(), lets.end());
     return slots;
 }
 
@@ -312,15 +325,15 @@ Stmt rewrite(const Stmt &s, const Plans &plans, const std::vector<ParallelRegion
     std::map<const IRNode *, Placement> placed;
     place(placed, planning, layout, Expr());
     place(placed, host_planning, host_layout, host_frame_base());
-    SlotPools slots = lay_out_slots(plans, regions, options, layout, placed);
     FrameEntry entry;
+    entry.slice_names = slice_names(options.pipeline_name, planning.planned);
+    SlotPools slots = lay_out_slots(plans, regions, options, layout, placed, entry.slice_names);
     entry.pipeline = options.pipeline_name;
     entry.device_interface = planned_device_interface(s, options.device_target);
     entry.worst_case_bytes = report.bounded ? report.arena_bytes : 0;
     entry.traits = HARENA_PIPELINE_GUARDS | (report.capturable ? HARENA_PIPELINE_CAPTURABLE : 0);
     entry.alignment = options.alignment;
     entry.device_target = options.device_target;
-    entry.slice_names = slice_names(options.pipeline_name, planning.planned);
     if (!host_planning.planned.empty()) {
         entry.host_layout = &host_layout;
         entry.host_buffers = host_buffer_names(host_planning.planned);

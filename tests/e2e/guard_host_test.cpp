@@ -5,10 +5,14 @@
 // one row before the start) fails the call with a report naming the buffer
 // and the pipeline, after which the arena stays usable. The plain pipeline,
 // its halide_malloc routed into a guarded arena by the heap hook, is caught
-// too where its write leaves what it asked Halide for.
+// too where its write leaves what it asked Halide for. Both with `written`
+// computed once per call and in each of the output's parallel strips, where
+// it lies in the slot of each task.
 #include "HalideBuffer.h"
 #include "e2e_planted_overflow_arena.h"
 #include "e2e_planted_overflow_plain.h"
+#include "e2e_planted_strips_arena.h"
+#include "e2e_planted_strips_plain.h"
 #include "harena/override.h"
 #include "harena/runtime.h"
 #include "planted_overruns.h"
@@ -18,6 +22,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <tuple>
 
 using Halide::Runtime::Buffer;
 using namespace harena_test;
@@ -64,18 +69,40 @@ bool mentions(const std::string &piece) {
     return std::string(harena_last_error()).find(piece) != std::string::npos;
 }
 
+// One schedule of the planted pipeline, plain and planned.
+struct PlantedBuild {
+    const char *name;
+    int (*plain)(halide_buffer_t *, int, int, halide_buffer_t *);
+    int (*planned)(const void *, halide_buffer_t *, int, int, halide_buffer_t *);
+    const char *pipeline;  // as reports name it
+    const char *before;    // what a write before `written` damages
+    bool one_task;         // `written` is written once per call, not in each strip
+};
+void PrintTo(const PlantedBuild &b, std::ostream *os) {
+    *os << b.name;
+}
+const PlantedBuild kPlantedBuilds[] = {
+    {"ComputeRoot", e2e_planted_overflow_plain, e2e_planted_overflow_arena, "pipeline 'e2e_planted_overflow_arena'",
+     "before the first slice of its frame", true},
+    {"InParallelStrips", e2e_planted_strips_plain, e2e_planted_strips_arena, "pipeline 'e2e_planted_strips_arena'",
+     "before the first slice of a slot of loop", false},
+};
+
 }  // namespace
 
-TEST(GuardHost, APlannedPipelineRunsUnchangedInGuardModeCallAfterCall) {
+class GuardHost : public ::testing::TestWithParam<PlantedBuild> {};
+
+TEST_P(GuardHost, APlannedPipelineRunsUnchangedInGuardModeCallAfterCall) {
+    const PlantedBuild &b = GetParam();
     Arena guarded(true);
     for (const PlantedSize &z : kPlantedSizes) {
         SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
         Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
         for (int call = 0; call < 3; call++) {
             fill(in, call);
-            ASSERT_EQ(e2e_planted_overflow_plain(in, 0, 0, ref), 0);
+            ASSERT_EQ(b.plain(in, 0, 0, ref), 0);
             std::fill_n(got.data(), got.number_of_elements(), -1.0f);  // not Buffer::fill: see pipeline_harness.h
-            ASSERT_EQ(e2e_planted_overflow_arena(guarded.get(), in, 0, 0, got), 0) << harena_last_error();
+            ASSERT_EQ(b.planned(guarded.get(), in, 0, 0, got), 0) << harena_last_error();
             EXPECT_TRUE(same_bits(ref, got)) << "call " << call;
         }
     }
@@ -83,35 +110,49 @@ TEST(GuardHost, APlannedPipelineRunsUnchangedInGuardModeCallAfterCall) {
     EXPECT_GE(s.guard_checks, 2u * 9u);  // each call: the frame's first band and the intermediate's
     EXPECT_EQ(s.guard_damaged, 0u);
     EXPECT_EQ(s.frame_depth, 0u);
+    EXPECT_EQ(s.slot_fallbacks, 0u);
+    EXPECT_EQ(s.slot_tasks == 0, b.one_task);
 }
 
-class GuardHostOverrun : public ::testing::TestWithParam<Overrun> {};
+INSTANTIATE_TEST_SUITE_P(Planted, GuardHost, ::testing::ValuesIn(kPlantedBuilds),
+                         [](const ::testing::TestParamInfo<PlantedBuild> &info) { return std::string(info.param.name); });
+
+class GuardHostOverrun : public ::testing::TestWithParam<std::tuple<PlantedBuild, Overrun>> {};
 
 TEST_P(GuardHostOverrun, IsReportedNamingTheBufferAndThePipelineAndTheArenaStaysUsable) {
-    const Overrun &o = GetParam();
+    const PlantedBuild &b = std::get<0>(GetParam());
+    const Overrun &o = std::get<1>(GetParam());
     Arena guarded(true);
     for (const PlantedSize &z : kPlantedSizes) {
         SCOPED_TRACE(std::to_string(z.w) + "x" + std::to_string(z.h));
         Buffer<float> in(z.w, z.h), ref(z.w, z.h), got(z.w, z.h);
         fill(in, z.w);
-        EXPECT_EQ(e2e_planted_overflow_arena(guarded.get(), in, o.x, o.y, got), HARENA_ERROR_GUARD_DAMAGED);
-        EXPECT_TRUE(mentions("pipeline 'e2e_planted_overflow_arena'")) << harena_last_error();
-        EXPECT_TRUE(mentions(o.y < 0 ? "before the first slice of its frame" : "past the end of buffer 'written'"))
-            << harena_last_error();
+        const uint64_t damaged = guarded.stats().guard_damaged;
+        EXPECT_EQ(b.planned(guarded.get(), in, o.x, o.y, got), HARENA_ERROR_GUARD_DAMAGED);
+        EXPECT_TRUE(mentions(b.pipeline)) << harena_last_error();
+        EXPECT_TRUE(mentions(o.y < 0 ? b.before : "past the end of buffer 'written'")) << harena_last_error();
         EXPECT_TRUE(mentions(expected_extent(o, z.w))) << harena_last_error();
         EXPECT_EQ(guarded.stats().frame_depth, 0u);
+        // One damaged band a call, or in strips, at least one: each task
+        // damages its own and one report fails the call.
+        if (b.one_task) {
+            EXPECT_EQ(guarded.stats().guard_damaged, damaged + 1);
+        } else {
+            EXPECT_GE(guarded.stats().guard_damaged, damaged + 1);
+        }
         // The next call, correct, runs and matches.
-        ASSERT_EQ(e2e_planted_overflow_plain(in, 0, 0, ref), 0);
-        ASSERT_EQ(e2e_planted_overflow_arena(guarded.get(), in, 0, 0, got), 0) << harena_last_error();
+        ASSERT_EQ(b.plain(in, 0, 0, ref), 0);
+        ASSERT_EQ(b.planned(guarded.get(), in, 0, 0, got), 0) << harena_last_error();
         EXPECT_TRUE(same_bits(ref, got));
     }
-    EXPECT_EQ(guarded.stats().guard_damaged, 3u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Planted, GuardHostOverrun, ::testing::ValuesIn(kOverruns),
-                         [](const ::testing::TestParamInfo<Overrun> &info) { return std::string(info.param.name); });
+INSTANTIATE_TEST_SUITE_P(Planted, GuardHostOverrun, ::testing::Combine(::testing::ValuesIn(kPlantedBuilds), ::testing::ValuesIn(kOverruns)),
+                         [](const ::testing::TestParamInfo<std::tuple<PlantedBuild, Overrun>> &info) {
+                             return std::string(std::get<0>(info.param).name) + "_" + std::get<1>(info.param).name;
+                         });
 
-TEST(GuardHost, WithGuardModeOffTheSameWriteGoesUnnoticed) {
+TEST(GuardHostOff, WithGuardModeOffTheSameWriteGoesUnnoticed) {
     // What guard mode is for: the arena alone cannot see the stray write.
     Arena plain(false);
     Buffer<float> in(64, 64), got(64, 64);
@@ -123,7 +164,7 @@ TEST(GuardHost, WithGuardModeOffTheSameWriteGoesUnnoticed) {
 // Halide pads each heap allocation by three elements (it may read that far
 // past the end), so the heap hook's band starts after the padding: a stray
 // row is caught, a single stray element stays inside what Halide asked for.
-TEST(GuardHost, APlainPipelinesStrayRowIsCaughtThroughTheHeapHook) {
+TEST(GuardHostHeapHook, APlainPipelinesStrayRowIsCaughtThroughTheHeapHook) {
     ASSERT_EQ(harena_install_host_heap_hook(), HARENA_OK);
     Arena guarded(true);
     Buffer<float> in(64, 64), ref(64, 64), got(64, 64);

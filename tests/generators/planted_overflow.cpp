@@ -6,6 +6,8 @@
 // shift the pipeline is correct; (1, 0) moves the last element one element
 // past the buffer's end, (0, 1) the last row one row past it, and (0, -1) the
 // first row one row before its start. Estimates only, as real generators.
+// With in_strips (host), `written` is computed in each of the output's
+// parallel strips instead: a buffer of a slot, each task writing its own.
 #include "common.h"
 
 using namespace Halide;
@@ -17,6 +19,7 @@ public:
     Input<int> overshoot_x{"overshoot_x"};
     Input<int> overshoot_y{"overshoot_y"};
     Output<Buffer<float>> output{"output", 2};
+    GeneratorParam<bool> in_strips{"in_strips", false};
     Var x{"x"}, y{"y"};
 
     void generate() {
@@ -33,6 +36,12 @@ public:
         output.set_estimates({{0, 64}, {0, 64}});
         overshoot_x.set_estimate(0);
         overshoot_y.set_estimate(0);
+        if (in_strips) {
+            Var yo, yi;
+            output.split(y, yo, yi, 16, TailStrategy::GuardWithIf).parallel(yo);
+            written.compute_at(output, yo);
+            return;
+        }
         written.compute_root();
         if (get_target().has_gpu_feature()) {
             Var xo, yo, xi, yi;

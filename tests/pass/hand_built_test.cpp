@@ -6,9 +6,13 @@
 #include "halide_compat.h"
 #include "solver/validator.h"
 
+#include "harena/pipeline_abi.h"
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <tuple>
+#include <vector>
 
 using namespace Halide;
 using namespace Halide::Internal;
@@ -268,6 +272,16 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     EXPECT_EQ(harena_test::count_calls(out, "harena_slot_give"), 1) << text;
     EXPECT_EQ(harena_test::count_calls(out, "harena_pipeline_slots"), 1) << text;
     EXPECT_EQ(harena_test::count_calls(out, "halide_mutex_lock"), 0) << text;
+    // Slice events for guard mode and memory checkers: q handed out, each
+    // task's slot opened and p handed out in it (a host plan reports no frees).
+    std::vector<int64_t> events;
+    for (const std::vector<Expr> &args : harena_test::call_arguments(out, "harena_pipeline_slice")) {
+        ASSERT_EQ(args.size(), 7u);
+        events.push_back(*as_const_int(args[3]));
+    }
+    std::sort(events.begin(), events.end());
+    EXPECT_EQ(events, (std::vector<int64_t>{HARENA_SLICE_HANDED_OUT, HARENA_SLICE_HANDED_OUT, HARENA_SLICE_SLOT_OPENED}))
+        << text;
     EXPECT_EQ(harena_test::find_allocate(out, "p"), nullptr);
     const Allocate *heap_block = harena_test::find_allocate(out, "p.harena_heap");
     ASSERT_NE(heap_block, nullptr) << text;

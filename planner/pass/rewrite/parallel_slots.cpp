@@ -134,9 +134,10 @@ Expr slot_base(const SlotPool &pool) {
     return Variable::make(UInt(64), slot_base_name(pool));
 }
 
-Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body) {
+Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body, const Stmt &opened) {
     const Expr index = cast(UInt(64), max(slot_index(pool), 0));
-    return take_and_give(pool, LetStmt::make(slot_base_name(pool), frame_base + pool.offset + index * pool.stride, body));
+    const Stmt s = opened.defined() ? Block::make(opened, body) : body;
+    return take_and_give(pool, LetStmt::make(slot_base_name(pool), frame_base + pool.offset + index * pool.stride, s));
 }
 
 Stmt slot_or_heap(const SlotPool &pool, const std::string &name, const Expr &address, const Expr &bytes,

@@ -33,6 +33,9 @@ struct SlotPool {
     Halide::Expr stride;    // UInt(64): the bytes of one slot in this call
     Halide::Expr offset;    // UInt(64): the pool's offset in the frame
     SlotKeeper keeper = SlotKeeper::Runtime;
+    // Its line in the slice table, naming the band that opens each slot
+    // (HARENA_SLICE_SLOT_OPENED); its buffers' lines follow.
+    uint32_t opening_slice = 0;
 };
 
 // A plan's pools, and the loops the rewrite finds them at.
@@ -56,9 +59,11 @@ Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &poo
 // A body of `pool`'s loop that takes a slot first and gives it back last.
 // Inside `body`, slot_taken(pool) says whether it got one and
 // slot_base(pool) is where it starts; `frame_base` is the frame's address
-// (UInt(64)) that pool.offset counts from.
+// (UInt(64)) that pool.offset counts from. `opened`, where defined, runs
+// before `body` (the slot's opening slice event).
 Halide::Internal::Stmt in_a_slot(const SlotPool &pool, const Halide::Expr &frame_base,
-                                 const Halide::Internal::Stmt &body);
+                                 const Halide::Internal::Stmt &body,
+                                 const Halide::Internal::Stmt &opened = Halide::Internal::Stmt());
 
 // A Bool: the running task holds a slot of `pool`.
 Halide::Expr slot_taken(const SlotPool &pool);

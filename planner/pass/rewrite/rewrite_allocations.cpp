@@ -2,10 +2,10 @@
 
 #include "host_allocation.h"
 #include "runtime_calls.h"
+#include "rewrite/buffer_calls.h"
 #include "rewrite/size_limit.h"
 
-#include <functional>
-#include <sstream>
+#include "harena/pipeline_abi.h"
 
 namespace harena {
 
@@ -13,26 +13,6 @@ using namespace Halide;
 using namespace Halide::Internal;
 
 namespace {
-
-bool is_call_on(const Expr &e, const std::string &fn, const Scope<> &planned) {
-    const Call *c = e.as<Call>();
-    if (!c || c->name != fn || c->args.empty()) {
-        return false;
-    }
-    const Variable *v = c->args[0].as<Variable>();
-    return v && !buffer_owner(v->name).empty() && planned.contains(buffer_owner(v->name));
-}
-
-bool is_destructor(const Expr &e, const std::string &destructor, const Scope<> &planned) {
-    const Call *c = e.as<Call>();
-    if (!c || !c->is_intrinsic(Call::register_destructor) || c->args.size() != 2) {
-        return false;
-    }
-    const StringImm *fn = c->args[0].as<StringImm>();
-    const Variable *v = c->args[1].as<Variable>();
-    return fn && fn->value == destructor && v && !buffer_owner(v->name).empty() &&
-           planned.contains(buffer_owner(v->name));
-}
 
 class RewriteAllocations : public IRMutator {
 public:
@@ -60,15 +40,20 @@ private:
         return base + offset;
     }
     Expr address(const Placement &p) const {
+        if (p.candidate->region != 0) {
+            return slot_base(pool_of(*p.candidate)) + p.offset;
+        }
         return p.host_base.defined() ? p.host_base + p.offset : slice(p.offset);
     }
 
-    // A slice event, where checks are on. Its status is not tested here: the
-    // table keeps the first failure and the frame's end returns it. An exit
-    // at each event would cost every one of them an error path that frees
-    // each allocation in scope, which is most of the code the checks add.
-    Stmt reported(const Expr &event) const {
-        return IfThenElse::make(checks.on, Evaluate::make(event));
+    // A slice event, where checks are on, and for a buffer of a slot where
+    // its task holds one. Its status is not tested here: the table keeps the
+    // first failure and the frame's end returns it. An exit at each event
+    // would cost every one of them an error path that frees each allocation
+    // in scope, which is most of the code the checks add.
+    Stmt reported(const Placement &p, const Expr &event) const {
+        const Expr on = p.candidate->region != 0 ? checks.on && slot_taken(pool_of(*p.candidate)) : checks.on;
+        return IfThenElse::make(on, Evaluate::make(event));
     }
 
     // Where a buffer is created, its slice is handed out: declared to a
@@ -81,8 +66,9 @@ private:
         }
         const Expr size = created_size(c, p);
         Expr bytes = size.defined() ? simplify(size - make_const(UInt(64), padding)) : p.bytes;
-        Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, 1, slice(p.offset), p.bytes, bytes);
-        return with_created_size_check(c, p, Block::make(reported(live), s));
+        Expr live = runtime_calls::pipeline_slice(checks.table, p.slice, HARENA_SLICE_HANDED_OUT, address(p), p.bytes,
+                                                  bytes);
+        return with_created_size_check(c, p, Block::make(reported(p, live), s));
     }
 
     // The buffer's size where it is created (UInt(64)), undefined where the
@@ -109,20 +95,18 @@ private:
         if (!placement_of.contains(op->name)) {
             return IRMutator::visit(op);
         }
-        if (in_slot.contains(op->name)) {
-            return Free::make(heap_block_name(op->name));  // the heap block of a task without a slot, if any
-        }
-        if (device_slot_buffers.contains(op->name)) {
-            return Evaluate::make(0);  // bound by a let: nothing on the host to free
-        }
         const Placement &p = *placement_of.get(op->name);
-        const Stmt freed = bound_by_let.contains(op->name) ? Evaluate::make(0) : Stmt(op);
+        // A slot's host buffer frees the heap block of a task without a
+        // slot, if any; one bound by a let has nothing on the host to free.
+        const Stmt freed = in_slot.contains(op->name)                                                ? Free::make(heap_block_name(op->name)) :
+                           bound_by_let.contains(op->name) || device_slot_buffers.contains(op->name) ? Evaluate::make(0) :
+                                                                                                       Stmt(op);
         if (p.host_base.defined() || !checks.frees) {
             return freed;
         }
         const Expr zero = make_zero(UInt(64));
-        Expr event = runtime_calls::pipeline_slice(checks.table, p.slice, 0, slice(p.offset), zero, zero);
-        return Block::make(reported(event), freed);
+        Expr event = runtime_calls::pipeline_slice(checks.table, p.slice, HARENA_SLICE_FREED, address(p), zero, zero);
+        return Block::make(reported(p, event), freed);
     }
 
     // A planned buffer whose host memory is the slice (a host buffer), or is
@@ -177,8 +161,8 @@ private:
     // A buffer of a parallel loop's iterations: at its offset in the task's
     // slot, or where the task has none, a host buffer in a heap block of the
     // bytes Halide would allocate and a device buffer through Halide's device
-    // malloc. Guard bands and slice events are the frame's: none here, where
-    // tasks run concurrently.
+    // malloc. A task in a slot reports its slices' events as the frame's
+    // buffers do; one without a slot, none.
     Stmt in_its_slot(const Allocate *op, const Placement &p) {
         const Candidate &c = *p.candidate;
         const SlotPool &pool = pool_of(c);
@@ -188,14 +172,14 @@ private:
             // where the task has none, unbound for Halide's device_malloc.
             ScopedBinding<> device(device_slot_buffers, op->name);
             Stmt body = mutate(op->body);
-            const Expr address = select(slot_taken(pool), slot_base(pool) + p.offset, make_zero(UInt(64)));
-            return with_created_size_check(c, p, LetStmt::make(op->name, reinterpret(Handle(), address), body));
+            const Expr at = select(slot_taken(pool), address(p), make_zero(UInt(64)));
+            return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), at), body));
         }
         ScopedBinding<> slot(in_slot, op->name);
         Stmt body = mutate(op->body);
         const Expr heap_bytes = allocation_bytes(op) + make_const(UInt(64), padding_bytes(op));
-        Stmt s = slot_or_heap(pool, op->name, slot_base(pool) + p.offset, heap_bytes, body);
-        return with_size_limit_check(op, c, with_created_size_check(c, p, s));
+        Stmt s = slot_or_heap(pool, op->name, address(p), heap_bytes, body);
+        return with_size_limit_check(op, c, with_checks(c, p, s, padding_bytes(op)));
     }
 
     const SlotPool &pool_of(const Candidate &c) const {
@@ -223,7 +207,8 @@ private:
     Stmt visit(const For *op) override {
         Stmt s;
         if (auto pool = slots.by_loop.find(op); pool != slots.by_loop.end()) {
-            s = with_body(op, in_a_slot(slots.pools[pool->second], base, mutate(op->body)));
+            const SlotPool &slot_pool = slots.pools[pool->second];
+            s = with_body(op, in_a_slot(slot_pool, base, mutate(op->body), slot_opened(slot_pool)));
         } else {
             s = IRMutator::visit(op);
         }
@@ -235,6 +220,17 @@ private:
             s = with_slot_states(pools, s);
         }
         return s;
+    }
+
+    // Where checks are on and the task holds a slot, the band that opens it.
+    Stmt slot_opened(const SlotPool &pool) const {
+        if (!checks.enabled()) {
+            return Stmt();
+        }
+        const Expr zero = make_zero(UInt(64));
+        const Expr event = runtime_calls::pipeline_slice(checks.table, pool.opening_slice, HARENA_SLICE_SLOT_OPENED,
+                                                         slot_base(pool), zero, zero);
+        return IfThenElse::make(checks.on && slot_taken(pool), Evaluate::make(event));
     }
 
     // A host buffer's size limit, checked where it is created.
@@ -332,24 +328,6 @@ private:
             return Evaluate::make(0);
         }
         return IRMutator::visit(op);
-    }
-
-    // A buffer's creation, lets and all, with its _halide_buffer_init's
-    // device (argument 3) and device interface (argument 4) given by `bind`,
-    // which is handed Halide's own.
-    static Expr with_device(const Expr &value, const std::function<void(Expr &device, Expr &interface)> &bind) {
-        if (const Let *let = value.as<Let>()) {
-            return Let::make(let->name, let->value, with_device(let->body, bind));
-        }
-        const Call *init = value.as<Call>();
-        if (!init || init->name != Call::buffer_init) {
-            std::ostringstream msg;
-            msg << "harena: unexpected form of a planned buffer: " << value;
-            throw InternalError(msg.str());
-        }
-        std::vector<Expr> args = init->args;
-        bind(args[3], args[4]);
-        return Call::make(init->type, init->name, args, init->call_type);
     }
 
     // _halide_buffer_init for a device slot buffer: bound to the task's slot

@@ -65,7 +65,7 @@ std::vector<std::vector<size_t>> direct_supports(const std::vector<std::vector<s
 }  // namespace
 
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
-                     uint64_t alignment, const std::string &prefix, bool guard_bands) {
+                     uint64_t alignment, const std::string &prefix, bool guard_bands, const Expr &shared_guard) {
     std::vector<size_t> order(planned.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return plan.offsets[a] < plan.offsets[b]; });
@@ -74,7 +74,9 @@ RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector
     const Expr a = make_const(UInt(64), alignment);
     // A multiple of the alignment once the entry accepts the call
     // (harena/guard_layout.h).
-    if (guard_bands) {
+    if (guard_bands && shared_guard.defined()) {
+        layout.guard = shared_guard;
+    } else if (guard_bands) {
         layout.lets.emplace_back(prefix + "guard", runtime_calls::guard_bytes());
         layout.guard = Variable::make(UInt(64), prefix + "guard");
     } else {

@@ -22,9 +22,13 @@ struct RunLayout {
 // ends, for this call's sizes; in guard mode (harena_pipeline_guard_bytes)
 // every slice is followed by a band and the frame starts with one.
 // `planned[i]` is problem.buffers[i]'s candidate. The lets' names start with
-// `prefix`; `guard_bands` false lays the slices out without bands (the host
-// companion's, harena/pipeline_abi.h), and `guard` is then 0.
+// `prefix`, the band's first; `guard_bands` false lays the slices out without
+// bands (the host companion's, harena/pipeline_abi.h), and `guard` is then 0.
+// `shared_guard`, where defined, is the band another layout's let holds (a
+// slot's sub-plan banded as its frame is), and this layout has no let of its
+// own for it.
 RunLayout run_layout(const Problem &problem, const Plan &plan, const std::vector<const Candidate *> &planned,
-                     uint64_t alignment, const std::string &prefix = "harena.", bool guard_bands = true);
+                     uint64_t alignment, const std::string &prefix = "harena.", bool guard_bands = true,
+                     const Halide::Expr &shared_guard = Halide::Expr());
 
 }  // namespace harena

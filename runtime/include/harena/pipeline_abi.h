@@ -178,8 +178,18 @@ struct harena_slice_table {
     int32_t status;
 };
 
-/* The slice of buffer `index` is handed out (live nonzero) or freed (live
- * 0). It lies at `address` and holds `slice_bytes` in this call, of which its
+/* What a slice event says of its slice (harena_pipeline_slice's `live`). */
+enum harena_slice_event {
+    HARENA_SLICE_FREED = 0,
+    HARENA_SLICE_HANDED_OUT = 1,
+    /* A task of a planned parallel loop took the slot at `address`: the band
+     * that opens the slot (before its first slice, as a frame opens with
+     * one) is filled; line `index` of the table names the slot's loop. */
+    HARENA_SLICE_SLOT_OPENED = 2,
+};
+
+/* The slice of buffer `index` is handed out (live HARENA_SLICE_HANDED_OUT)
+ * or freed (HARENA_SLICE_FREED), or a slot opened. It lies at `address` and holds `slice_bytes` in this call, of which its
  * buffer uses `bytes` (both ignored when freed). Handed out: declared live
  * to an attached memory checker (a region of the arena's NVTX heap, see
  * harena_nvtx_attached), then it checks the bands of earlier slices whose

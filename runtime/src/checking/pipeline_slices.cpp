@@ -36,11 +36,12 @@ std::string table_line(const char *names, uint32_t k) {
 }
 
 int band_new_slice(void *user_context, const char *names, uint32_t index, uint64_t address, uint64_t slice_bytes,
-                   uint64_t bytes, uint64_t guard) {
+                   uint64_t bytes, uint64_t guard, bool opens_slot) {
     return harena::detail::guarded(user_context, "harena_pipeline_slice", [&] {
         const std::string pipeline = table_line(names, 0), buffer = table_line(names, index + 1);
         return harena::detail::guard_slice(user_context, pipeline.c_str(), buffer.c_str(), address, bytes,
-                                           harena::guard_layout::planned_band_bytes(slice_bytes, bytes, guard));
+                                           harena::guard_layout::planned_band_bytes(slice_bytes, bytes, guard),
+                                           opens_slot);
     });
 }
 
@@ -48,13 +49,18 @@ int slice_event(void *user_context, const char *names, uint32_t index, int live,
                 uint64_t slice_bytes, uint64_t bytes) {
     const bool checker = harena_nvtx_attached() != 0;
     const uint64_t guard = harena_pipeline_guard_bytes(user_context);
+    if (live == HARENA_SLICE_SLOT_OPENED) {
+        // A band only: nothing a checker may let a kernel touch.
+        return guard != 0 ? band_new_slice(user_context, names, index, address, 0, 0, guard, true) : HARENA_OK;
+    }
     if (live) {
         if (checker) {
             if (int err = harena::detail::nvtx_region(user_context, address, bytes, true)) {
                 return err;
             }
         }
-        return guard != 0 ? band_new_slice(user_context, names, index, address, slice_bytes, bytes, guard) : HARENA_OK;
+        return guard != 0 ? band_new_slice(user_context, names, index, address, slice_bytes, bytes, guard, false) :
+                            HARENA_OK;
     }
     if (guard != 0) {
         if (int err = harena::detail::guard_check(user_context, address)) {

@@ -13,7 +13,7 @@
 namespace harena::detail {
 
 int guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address, uint64_t bytes,
-                uint64_t band_bytes) {
+                uint64_t band_bytes, bool opens_slot) {
     if (int err = check_live(user_context, "harena_pipeline_slice", user_context)) {
         return err;
     }
@@ -31,8 +31,9 @@ int guard_slice(void *user_context, const char *pipeline, const char *buffer, ui
     }
     return guarded(user_context, "harena_pipeline_slice", [&] {
         const uint64_t slice = address - arena.base;
-        GuardBand band{slice, slice + bytes, guard_layout::band_end(slice, bytes, band_bytes), false,
-                       std::string("buffer '") + (buffer ? buffer : "?") + "'",
+        std::string name = buffer ? buffer : "?";
+        GuardBand band{slice, slice + bytes, guard_layout::band_end(slice, bytes, band_bytes), opens_slot,
+                       opens_slot ? name : "buffer '" + name + "'",
                        std::string("pipeline '") + (pipeline ? pipeline : "?") + "'"};
         return checks_of(arena).guards.slice(arena, guard_call(arena, user_context), std::move(band));
     });

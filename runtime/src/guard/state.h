@@ -68,10 +68,12 @@ private:
 
 // A planned pipeline's slice (harena_pipeline_slice, guard/abi.cpp):
 // `bytes` at `address` in the arena that is user_context, its band the
-// `band_bytes` after it, named after the buffer and pipeline in reports.
+// `band_bytes` after it, named after the buffer and pipeline in reports;
+// `opens_slot`: no slice, the band that opens a parallel loop's slot at
+// `address`, named by `buffer` ("the first slice of a slot of loop 'l'").
 // HARENA_OK where guard mode is off.
 int guard_slice(void *user_context, const char *pipeline, const char *buffer, uint64_t address, uint64_t bytes,
-                uint64_t band_bytes);
+                uint64_t band_bytes, bool opens_slot = false);
 // The slice at `address` is freed: its band is checked and forgotten.
 int guard_check(void *user_context, uint64_t address);
 

@@ -14,7 +14,8 @@ namespace {
 // so the runtime's own alignment is exercised at every offset in a line.
 class Pool {
 public:
-    Pool(int32_t slots, int skew_words = 1) : words_(HARENA_SLOT_POOL_WORDS(slots) + skew_words, ~0ull) {
+    Pool(int32_t slots, int skew_words = 1)
+        : words_(HARENA_SLOT_POOL_WORDS(slots) + skew_words, ~0ull) {
         pool = words_.data() + skew_words;
         EXPECT_EQ(harena_slot_pool_init(pool, slots), HARENA_OK);
     }
