@@ -73,7 +73,8 @@ protected:
 // parallel_strips launches its kernels inside parallel CPU strips: with
 // slots, each strip's device buffers lie in its task's slot; with none
 // (harena.parallel_slots=0), every task allocates them through Halide's
-// device malloc and frees them, as the plain build does.
+// device malloc and frees them, as the plain build does. In guard mode each
+// slot is banded: every band is filled and checked, none damaged.
 TEST_F(GpuParallelStrips, SlotsAndTheirFallbackMatchThePlainBuildOnEveryCall) {
     const halide_device_interface_t *cuda = halide_cuda_device_interface();
     const int n = kMaxExtent;
@@ -82,12 +83,21 @@ TEST_F(GpuParallelStrips, SlotsAndTheirFallbackMatchThePlainBuildOnEveryCall) {
         int (*planned)(const void *, halide_buffer_t *, int, halide_buffer_t *);
         uint64_t bytes;
         bool in_slots;
+        bool guard;
     };
-    for (Build b : {Build{"slots", e2e_parallel_strips_cuda_arena, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES, true},
-                    Build{"no slots", e2e_parallel_strips_cuda_noslots,
-                          E2E_PARALLEL_STRIPS_CUDA_NOSLOTS_ARENA_BYTES, false}}) {
+    // Guard mode: a band before each slot and after each slice, 256 bytes each.
+    constexpr uint64_t kBandsRoom = 1 << 20;
+    for (Build b :
+         {Build{"slots", e2e_parallel_strips_cuda_arena, E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES, true, false},
+          Build{"slots in guard mode", e2e_parallel_strips_cuda_arena,
+                E2E_PARALLEL_STRIPS_CUDA_ARENA_ARENA_BYTES + kBandsRoom, true, true},
+          Build{"no slots", e2e_parallel_strips_cuda_noslots, E2E_PARALLEL_STRIPS_CUDA_NOSLOTS_ARENA_BYTES, false,
+                false}}) {
+        harena_options options;
+        harena_options_init(&options);
+        options.guard = b.guard ? 1 : 0;
         harena_arena *arena = nullptr;
-        ASSERT_EQ(harena_create(nullptr, cuda, b.bytes, nullptr, &arena), 0) << harena_last_error();
+        ASSERT_EQ(harena_create(nullptr, cuda, b.bytes, &options, &arena), 0) << harena_last_error();
         for (int call = 0; call < 3; call++) {
             Buffer<float> in(n, n), ref(n, n), got(n, n);
             fill_random(in, 20 + call);
@@ -108,6 +118,13 @@ TEST_F(GpuParallelStrips, SlotsAndTheirFallbackMatchThePlainBuildOnEveryCall) {
         // 8 strips of 64 rows a call.
         EXPECT_EQ(stats.slot_tasks, b.in_slots ? 3u * 8 : 0u) << b.name;
         EXPECT_EQ(stats.slot_fallbacks, b.in_slots ? 0u : 3u * 8) << b.name;
+        // Each task's opening band and its three buffers' are checked.
+        if (b.guard) {
+            EXPECT_GE(stats.guard_checks, 3u * 8 * 4) << b.name;
+        } else {
+            EXPECT_EQ(stats.guard_checks, 0u) << b.name;
+        }
+        EXPECT_EQ(stats.guard_damaged, 0u) << b.name;
         EXPECT_EQ(harena_destroy(arena), 0);
     }
 }
