@@ -160,7 +160,7 @@ int harena_format_stats(const harena_arena *arena, char *buffer, size_t size) {
                          "  frames pushed  %llu (depth %u now, %u at most)\n"
                          "  overflows      %llu (%llu fell back to the default allocator)\n"
                          "  evictions      %llu (%s moved out of popping frames)\n"
-                         "  slot tasks     %llu (%llu found no free slot; %llu slots of a loop at most)\n"
+                         "  slot tasks     %llu (%llu found no free slot; at most %llu slots used in one run of a loop)\n"
                          "%s%s%s",
                          static_cast<const void *>(arena), arena->device_interface ? "device" : "host",
                          static_cast<unsigned long long>(arena->alignment), bytes_text(s.capacity).text,
