@@ -222,8 +222,8 @@ int harena_pipeline_slices_end(void *user_context, struct harena_slice_table *ta
  * its buffers from halide_malloc. */
 #define HARENA_SLOT_POOL_WORDS(slots) (8 * ((slots) + 2))
 
-/* Fills `pool` for one run of its loop: `slots` slots, each free, the
- * counters at zero. */
+/* Fills `pool` for one run of its loop: `slots` slots (none where it is 0
+ * or less), each free, the counters at zero. */
 int harena_slot_pool_init(uint64_t *pool, int32_t slots);
 
 /* A free slot of `pool`, now the calling task's: its index, or -1 when every

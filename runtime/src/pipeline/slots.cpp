@@ -42,9 +42,11 @@ thread_local uint32_t last_slot = 0;
 }  // namespace
 
 int harena_slot_pool_init(uint64_t *pool, int32_t slots) {
-    store(lines(pool) + kSlotsWord, static_cast<uint64_t>(slots));
+    // No slots (harena.parallel_slots=0): every task takes the fallback.
+    const uint32_t count = slots > 0 ? static_cast<uint32_t>(slots) : 0;
+    store(lines(pool) + kSlotsWord, count);
     store(lines(pool) + kMissedWord, 0);
-    for (uint32_t i = 0; i < static_cast<uint32_t>(slots); i++) {
+    for (uint32_t i = 0; i < count; i++) {
         store(slot_line(pool, i), 0);
         store(slot_line(pool, i) + 1, 0);
     }

@@ -44,6 +44,14 @@ TEST(PipelineSlots, EverySlotIsTakenOnceThenTheTakeFindsNone) {
     }
 }
 
+TEST(PipelineSlots, APoolOfNoSlotsSendsEveryTaskToTheFallback) {
+    for (int32_t slots : {0, -3}) {
+        Pool p(slots < 0 ? 0 : slots);
+        ASSERT_EQ(harena_slot_pool_init(p.pool, slots), HARENA_OK);
+        EXPECT_EQ(harena_slot_take(p.pool), -1) << slots << " slots";
+    }
+}
+
 TEST(PipelineSlots, AThreadTakesTheSlotItGaveBackLast) {
     Pool p(8);
     const int32_t first = harena_slot_take(p.pool);
