@@ -5,12 +5,16 @@
 // the bytes it asks for), alternated call by call in one run. Prints per
 // pipeline the median time per call of each, their ratio, the heap
 // allocations per call of each and the plan's slot tasks, after checking
-// that both give the same bits. The default also runs on a second set of
-// buffers in the same rounds: the ratio of its two medians is the noise
-// floor of the row (buffer placement and the machine), against which the
-// plan's ratio is read. A benchmark, not a test.
+// that both give the same bits. The default also runs a second time in the
+// same rounds: the ratio of its two medians is the noise floor of the row,
+// against which the plan's ratio is read. Three sets of buffers take turns
+// under the three calls, and which call goes first turns too, so that no
+// call keeps the placement of one set (the physical pages behind a buffer
+// move a pipeline by several percent). A benchmark, not a test.
 //
 //   harena-corpus-cpu-bench [--rounds N] [--only NAME] [--threads N]
+//
+// Rounds are rounded up to a multiple of 9.
 #include "host_corpus.h"
 #include "median.h"
 
@@ -21,7 +25,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -65,10 +68,28 @@ Timed timed(Call &&call) {
     return Timed{s, heap_allocations.load()};
 }
 
+// The three calls of a round, and the sets of buffers they take turns on.
+enum Call { kDefault,
+            kPlan,
+            kDefaultAgain,
+            kRoundCalls };
+
+// Whether every set's outputs hold the same bits; names the first difference.
+bool same_outputs(const Pipeline &p, const Workload (&sets)[kRoundCalls]) {
+    for (int k = 1; k < kRoundCalls; k++) {
+        const std::string diff = difference(sets[0], sets[k]);
+        if (!diff.empty()) {
+            std::fprintf(stderr, "%s: the outputs of buffer sets 0 and %d differ: %s\n", p.name, k, diff.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
-    int rounds = 21, threads = 0;
+    int rounds = 27, threads = 0;
     std::string only;
     for (int i = 1; i < argc; i++) {
         const std::string arg = argv[i];
@@ -83,6 +104,8 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+    // Every call meets every set in every position equally often.
+    rounds = std::max(1, (rounds + kRoundCalls * kRoundCalls - 1) / (kRoundCalls * kRoundCalls)) * kRoundCalls * kRoundCalls;
     if (threads > 0) {
         halide_set_num_threads(threads);
     }
@@ -93,48 +116,44 @@ int main(int argc, char **argv) {
         if (!only.empty() && only != p.name) {
             continue;
         }
-        Workload plain = p.make(1.0), planned = p.make(1.0), plain_again = p.make(1.0);
-        p.write(plain, 0);
-        p.write(planned, 0);
-        p.write(plain_again, 0);
-        const uint64_t bytes = harena::measure([&](void *uc) { return p.planned(uc, planned); });
-        harena::Arena arena = harena::Arena::host(std::max<uint64_t>(bytes, 256));
-        for (int warm = 0; warm < 2; warm++) {
-            timed([&] { return p.plain(plain); });
-            timed([&] { return p.planned(arena.get(), planned); });
-            timed([&] { return p.plain(plain_again); });
+        Workload sets[kRoundCalls] = {p.make(1.0), p.make(1.0), p.make(1.0)};
+        for (Workload &w : sets) {
+            p.write(w, 0);
         }
-        const std::string diff = difference(plain, planned);
-        if (!diff.empty()) {
-            std::fprintf(stderr, "%s: the plan's outputs differ from the default's: %s\n", p.name, diff.c_str());
+        const uint64_t bytes = harena::measure([&](void *uc) { return p.planned(uc, sets[0]); });
+        harena::Arena arena = harena::Arena::host(std::max<uint64_t>(bytes, 256));
+        // call k of round r: which of the three it is, and on which set.
+        const auto run = [&](int call, Workload &w) {
+            return call == kPlan ? timed([&] { return p.planned(arena.get(), w); }) : timed([&] { return p.plain(w); });
+        };
+        for (int warm = 0; warm < 2; warm++) {
+            for (int k = 0; k < kRoundCalls; k++) {
+                run(k, sets[k]);
+            }
+        }
+        if (!same_outputs(p, sets)) {
             return 1;
         }
         (void)harena_reset_stats(arena.get());
-        std::vector<double> plain_s, plan_s, again_s;
-        long plain_heap = 0, plan_heap = 0;
+        std::vector<double> seconds[kRoundCalls];
+        long heap[kRoundCalls] = {};
         for (int r = 0; r < rounds; r++) {
-            // Rotate which goes first, so that none always follows another.
-            Timed a{}, b{}, c{};
-            const std::function<void()> calls[] = {
-                [&] { a = timed([&] { return p.plain(plain); }); },
-                [&] { b = timed([&] { return p.planned(arena.get(), planned); }); },
-                [&] { c = timed([&] { return p.plain(plain_again); }); },
-            };
-            for (int k = 0; k < 3; k++) {
-                calls[(r + k) % 3]();
+            for (int k = 0; k < kRoundCalls; k++) {
+                const int call = (r + k) % kRoundCalls, set = (r / kRoundCalls + call) % kRoundCalls;
+                const Timed t = run(call, sets[set]);
+                seconds[call].push_back(t.seconds);
+                heap[call] += t.heap_allocations;
             }
-            plain_s.push_back(a.seconds);
-            plan_s.push_back(b.seconds);
-            again_s.push_back(c.seconds);
-            plain_heap += a.heap_allocations;
-            plan_heap += b.heap_allocations;
+        }
+        if (!same_outputs(p, sets)) {
+            return 1;
         }
         const harena::Stats stats = arena.stats();
-        const double d = harena_bench::median(plain_s), q = harena_bench::median(plan_s),
-                     e = harena_bench::median(again_s);
+        const double d = harena_bench::median(seconds[kDefault]), q = harena_bench::median(seconds[kPlan]),
+                     e = harena_bench::median(seconds[kDefaultAgain]);
         std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | %.1f | %llu | %llu |\n", p.name, d * 1e3, q * 1e3,
                     q / d, e / d,
-                    double(plain_heap) / rounds, double(plan_heap) / rounds, double(stats.slot_tasks) / rounds,
+                    double(heap[kDefault]) / rounds, double(heap[kPlan]) / rounds, double(stats.slot_tasks) / rounds,
                     static_cast<unsigned long long>(stats.slot_fallbacks), static_cast<unsigned long long>(bytes));
         std::fflush(stdout);
     }

@@ -15,6 +15,25 @@ TEST(Alloc, EveryAllocationIsAlignedTo256ByDefault) {
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
+// A host arena of a huge page or more starts on a huge page, so that the
+// kernel can back it with transparent huge pages; its capacity is still
+// exactly what was asked for, all of it usable.
+TEST(Alloc, LargeHostArenaStartsOnAHugePage) {
+    constexpr uint64_t kHugePage = uint64_t(2) << 20;
+    const uint64_t capacity = 2 * kHugePage + 1024;  // not a whole number of huge pages
+    HostArena a(capacity);
+    harena_info info{};
+    ASSERT_EQ(harena_get_info(a.arena, &info), HARENA_OK);
+    EXPECT_EQ(info.base % kHugePage, 0u);
+    EXPECT_EQ(info.capacity, capacity);
+    harena_frame f = a.push();
+    auto *bytes = reinterpret_cast<unsigned char *>(a.alloc(capacity));
+    ASSERT_NE(bytes, nullptr);
+    std::memset(bytes, 0x5a, capacity);
+    EXPECT_EQ(bytes[capacity - 1], 0x5a);
+    EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
+}
+
 TEST(Alloc, AlignmentIsConfigurable) {
     for (uint64_t alignment : {1u, 8u, 64u, 4096u}) {
         harena_options o = HostArena::defaults();
