@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
         }
     }
     // Every call meets every set in every position equally often.
-    rounds = std::max(1, (rounds + kRoundCalls * kRoundCalls - 1) / (kRoundCalls * kRoundCalls)) * kRoundCalls * kRoundCalls;
+    constexpr int kPeriod = kRoundCalls * kRoundCalls;
+    rounds = std::max(1, (rounds + kPeriod - 1) / kPeriod) * kPeriod;
     if (threads > 0) {
         halide_set_num_threads(threads);
     }
@@ -122,7 +123,6 @@ int main(int argc, char **argv) {
         }
         const uint64_t bytes = harena::measure([&](void *uc) { return p.planned(uc, sets[0]); });
         harena::Arena arena = harena::Arena::host(std::max<uint64_t>(bytes, 256));
-        // call k of round r: which of the three it is, and on which set.
         const auto run = [&](int call, Workload &w) {
             return call == kPlan ? timed([&] { return p.planned(arena.get(), w); }) : timed([&] { return p.plain(w); });
         };
@@ -138,6 +138,7 @@ int main(int argc, char **argv) {
         std::vector<double> seconds[kRoundCalls];
         long heap[kRoundCalls] = {};
         for (int r = 0; r < rounds; r++) {
+            // Call k of round r: which of the three it is, and on which set.
             for (int k = 0; k < kRoundCalls; k++) {
                 const int call = (r + k) % kRoundCalls, set = (r / kRoundCalls + call) % kRoundCalls;
                 const Timed t = run(call, sets[set]);

@@ -27,10 +27,9 @@ TEST(Alloc, LargeHostArenaStartsOnAHugePage) {
     EXPECT_EQ(info.base % kHugePage, 0u);
     EXPECT_EQ(info.capacity, capacity);
     harena_frame f = a.push();
-    auto *bytes = reinterpret_cast<unsigned char *>(a.alloc(capacity));
-    ASSERT_NE(bytes, nullptr);
-    std::memset(bytes, 0x5a, capacity);
-    EXPECT_EQ(bytes[capacity - 1], 0x5a);
+    // The whole capacity in one allocation, every byte written (a block
+    // shorter than the capacity fails here under ./run sanitize's ASan).
+    std::memset(reinterpret_cast<void *>(a.alloc(capacity)), 0x5a, capacity);
     EXPECT_EQ(harena_pop(a.arena, f), HARENA_OK);
 }
 
