@@ -3,14 +3,25 @@
 // call) at its estimates: Halide's default (the plain build, halide_malloc
 // for every intermediate) and the plan (the arena build in a host arena of
 // the bytes it asks for), alternated call by call in one run. Prints per
-// pipeline the median time per call of each, their ratio, the heap
-// allocations per call of each and the plan's slot tasks, after checking
-// that both give the same bits. The default also runs a second time in the
-// same rounds: the ratio of its two medians is the noise floor of the row,
-// against which the plan's ratio is read. Three sets of buffers take turns
-// under the three calls, and which call goes first turns too, so that no
-// call keeps the placement of one set (the physical pages behind a buffer
-// move a pipeline by several percent). A benchmark, not a test.
+// pipeline the median time per call of each; the median over rounds of the
+// ratio of the plan's call to the default's in the same round, with its 95%
+// interval (bench/common/median.h); the heap allocations per call of each
+// and the plan's slot tasks; after checking that both give the same bits.
+// The default also runs a second time in the same rounds: its ratio to the
+// first is the noise floor of the row, against which the plan's ratio is
+// read. A benchmark, not a test.
+//
+// Every call must see the same history, or the order of the calls, not the
+// build, decides a row by a few percent:
+//   - three sets of buffers take turns, one set a round, so that no call
+//     keeps the placement of one set (the physical pages behind a buffer move
+//     a pipeline by several percent);
+//   - the round's first call is the first on a new set, which costs it more:
+//     each of the three calls goes first equally often;
+//   - each timed call follows an untimed call of its own build on the same
+//     buffers, as in a loop of calls; otherwise the second default would
+//     warm the heap blocks of the first, while the plan always followed
+//     another build.
 //
 //   harena-corpus-cpu-bench [--rounds N] [--only NAME] [--threads N]
 //
@@ -86,6 +97,21 @@ bool same_outputs(const Pipeline &p, const Workload (&sets)[kRoundCalls]) {
     return true;
 }
 
+// The median of the rounds' ratios a[r] / b[r] (the two calls of one round
+// meet the same conditions) and its 95% interval.
+struct Ratio {
+    double median;
+    harena_bench::Interval interval;
+};
+
+Ratio round_ratios(const std::vector<double> &a, const std::vector<double> &b) {
+    std::vector<double> ratios;
+    for (size_t r = 0; r < a.size(); r++) {
+        ratios.push_back(a[r] / b[r]);
+    }
+    return Ratio{harena_bench::median(ratios), harena_bench::median_interval(ratios)};
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -110,8 +136,8 @@ int main(int argc, char **argv) {
     if (threads > 0) {
         halide_set_num_threads(threads);
     }
-    std::printf("| pipeline | default ms | plan ms | plan / default | default / default | heap allocations per call, "
-                "default | plan | slot tasks per call | slot fallbacks | arena bytes |\n"
+    std::printf("| pipeline | default ms | plan ms | plan / default [95%% interval] | default / default [95%% interval] "
+                "| heap allocations per call, default | plan | slot tasks per call | slot fallbacks | arena bytes |\n"
                 "|---|---|---|---|---|---|---|---|---|---|\n");
     for (const Pipeline &p : host_pipelines()) {
         if (!only.empty() && only != p.name) {
@@ -138,9 +164,11 @@ int main(int argc, char **argv) {
         std::vector<double> seconds[kRoundCalls];
         long heap[kRoundCalls] = {};
         for (int r = 0; r < rounds; r++) {
-            // Call k of round r: which of the three it is, and on which set.
+            // Call k of round r: which of the three it is, on the round's set.
+            const int set = r % kRoundCalls;
             for (int k = 0; k < kRoundCalls; k++) {
-                const int call = (r + k) % kRoundCalls, set = (r / kRoundCalls + call) % kRoundCalls;
+                const int call = (r / kRoundCalls + k) % kRoundCalls;
+                (void)run(call, sets[set]);  // the untimed call before it
                 const Timed t = run(call, sets[set]);
                 seconds[call].push_back(t.seconds);
                 heap[call] += t.heap_allocations;
@@ -150,12 +178,15 @@ int main(int argc, char **argv) {
             return 1;
         }
         const harena::Stats stats = arena.stats();
-        const double d = harena_bench::median(seconds[kDefault]), q = harena_bench::median(seconds[kPlan]),
-                     e = harena_bench::median(seconds[kDefaultAgain]);
-        std::printf("| %s | %.3f | %.3f | %.3f | %.3f | %.1f | %.1f | %.1f | %llu | %llu |\n", p.name, d * 1e3, q * 1e3,
-                    q / d, e / d,
-                    double(heap[kDefault]) / rounds, double(heap[kPlan]) / rounds, double(stats.slot_tasks) / rounds,
-                    static_cast<unsigned long long>(stats.slot_fallbacks), static_cast<unsigned long long>(bytes));
+        const Ratio plan = round_ratios(seconds[kPlan], seconds[kDefault]),
+                    floor = round_ratios(seconds[kDefaultAgain], seconds[kDefault]);
+        const double plan_calls = 2.0 * rounds;  // each timed call and the untimed one before it
+        std::printf("| %s | %.3f | %.3f | %.3f [%.3f, %.3f] | %.3f [%.3f, %.3f] | %.1f | %.1f | %.1f | %llu | %llu |\n",
+                    p.name, harena_bench::median(seconds[kDefault]) * 1e3, harena_bench::median(seconds[kPlan]) * 1e3,
+                    plan.median, plan.interval.low, plan.interval.high, floor.median, floor.interval.low,
+                    floor.interval.high, double(heap[kDefault]) / rounds, double(heap[kPlan]) / rounds,
+                    double(stats.slot_tasks) / plan_calls, static_cast<unsigned long long>(stats.slot_fallbacks),
+                    static_cast<unsigned long long>(bytes));
         std::fflush(stdout);
     }
     return 0;
