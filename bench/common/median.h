@@ -34,17 +34,16 @@ inline Interval median_interval(std::vector<double> samples) {
     }
     std::sort(samples.begin(), samples.end());
     const int n = static_cast<int>(samples.size());
-    // P(X <= j) for X ~ Binomial(n, 1/2), summed term by term in logs.
-    double below = 0;
-    int k = 0;
+    int rank = 1;                                     // P(X < 1) = 0: the whole range at least
+    double below = 0, log_term = -n * std::log(2.0);  // log P(X = 0), X ~ Binomial(n, 1/2)
     for (int j = 0; j < n; j++) {
-        below += std::exp(std::lgamma(n + 1.0) - std::lgamma(j + 1.0) - std::lgamma(n - j + 1.0) - n * std::log(2.0));
+        below += std::exp(log_term);  // P(X <= j)
         if (below > 0.025) {
             break;
         }
-        k = j + 1;  // P(X < k) = P(X <= j) <= 2.5%
+        rank = j + 1;                                     // P(X < rank) <= 2.5%
+        log_term += std::log(n - j) - std::log(j + 1.0);  // log P(X = j + 1)
     }
-    const int rank = std::max(k, 1);
     return Interval{samples[rank - 1], samples[n - rank]};
 }
 

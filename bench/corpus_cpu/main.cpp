@@ -179,12 +179,12 @@ int main(int argc, char **argv) {
         }
         const harena::Stats stats = arena.stats();
         const Ratio plan = round_ratios(seconds[kPlan], seconds[kDefault]),
-                    floor = round_ratios(seconds[kDefaultAgain], seconds[kDefault]);
+                    noise_floor = round_ratios(seconds[kDefaultAgain], seconds[kDefault]);
         const double plan_calls = 2.0 * rounds;  // each timed call and the untimed one before it
         std::printf("| %s | %.3f | %.3f | %.3f [%.3f, %.3f] | %.3f [%.3f, %.3f] | %.1f | %.1f | %.1f | %llu | %llu |\n",
                     p.name, harena_bench::median(seconds[kDefault]) * 1e3, harena_bench::median(seconds[kPlan]) * 1e3,
-                    plan.median, plan.interval.low, plan.interval.high, floor.median, floor.interval.low,
-                    floor.interval.high, double(heap[kDefault]) / rounds, double(heap[kPlan]) / rounds,
+                    plan.median, plan.interval.low, plan.interval.high, noise_floor.median, noise_floor.interval.low,
+                    noise_floor.interval.high, double(heap[kDefault]) / rounds, double(heap[kPlan]) / rounds,
                     double(stats.slot_tasks) / plan_calls, static_cast<unsigned long long>(stats.slot_fallbacks),
                     static_cast<unsigned long long>(bytes));
         std::fflush(stdout);
