@@ -171,11 +171,12 @@ bool measure_rounds(const Pipeline &p, int rounds, Measured &m) {
     return true;
 }
 
-// Writes all of `bytes`, or returns false.
-bool write_all(int fd, const void *bytes, size_t size) {
-    const char *at = static_cast<const char *>(bytes);
+// Moves all `size` bytes at `at` through `fd` with `io` (read or write), or
+// returns false.
+template<typename Io, typename Byte>
+bool move_all(Io io, int fd, Byte *at, size_t size) {
     while (size > 0) {
-        const ssize_t n = write(fd, at, size);
+        const ssize_t n = io(fd, at, size);
         if (n <= 0) {
             return false;
         }
@@ -185,17 +186,20 @@ bool write_all(int fd, const void *bytes, size_t size) {
     return true;
 }
 
-bool read_all(int fd, void *bytes, size_t size) {
-    char *at = static_cast<char *>(bytes);
-    while (size > 0) {
-        const ssize_t n = read(fd, at, size);
-        if (n <= 0) {
-            return false;
-        }
-        at += n;
-        size -= static_cast<size_t>(n);
+// Passes each figure of `m` (its seconds sized to `rounds` rounds) to
+// `move(bytes, size)`, in the order the child writes them and the parent
+// reads them; false once one fails.
+template<typename Move>
+bool each_figure(Measured &m, int rounds, Move move) {
+    bool ok = true;
+    for (int k = 0; ok && k < kRoundCalls; k++) {
+        m.seconds[k].resize(rounds);
+        ok = move(reinterpret_cast<char *>(m.seconds[k].data()), sizeof(double) * rounds);
     }
-    return true;
+    return ok && move(reinterpret_cast<char *>(m.heap), sizeof(m.heap)) &&
+           move(reinterpret_cast<char *>(&m.slot_tasks), sizeof(uint64_t)) &&
+           move(reinterpret_cast<char *>(&m.slot_fallbacks), sizeof(uint64_t)) &&
+           move(reinterpret_cast<char *>(&m.arena_bytes), sizeof(uint64_t));
 }
 
 // `rounds` rounds of `p` in a child process of its own, whose memory and
@@ -221,24 +225,15 @@ bool measure_in_child(const Pipeline &p, int rounds, int threads, Measured &all,
             halide_set_num_threads(threads);
         }
         Measured m;
-        bool ok = measure_rounds(p, rounds, m);
-        for (int k = 0; ok && k < kRoundCalls; k++) {
-            ok = write_all(fds[1], m.seconds[k].data(), sizeof(double) * rounds);
-        }
-        ok = ok && write_all(fds[1], m.heap, sizeof(m.heap)) && write_all(fds[1], &m.slot_tasks, sizeof(uint64_t)) &&
-             write_all(fds[1], &m.slot_fallbacks, sizeof(uint64_t)) &&
-             write_all(fds[1], &m.arena_bytes, sizeof(uint64_t));
+        const bool ok = measure_rounds(p, rounds, m) && each_figure(m, rounds, [&](char *bytes, size_t size) {
+                            return move_all(write, fds[1], static_cast<const char *>(bytes), size);
+                        });
         _exit(ok ? 0 : 1);
     }
     close(fds[1]);
     Measured m;
-    bool ok = true;
-    for (int k = 0; ok && k < kRoundCalls; k++) {
-        m.seconds[k].resize(rounds);
-        ok = read_all(fds[0], m.seconds[k].data(), sizeof(double) * rounds);
-    }
-    ok = ok && read_all(fds[0], m.heap, sizeof(m.heap)) && read_all(fds[0], &m.slot_tasks, sizeof(uint64_t)) &&
-         read_all(fds[0], &m.slot_fallbacks, sizeof(uint64_t)) && read_all(fds[0], &m.arena_bytes, sizeof(uint64_t));
+    const bool ok =
+        each_figure(m, rounds, [&](char *bytes, size_t size) { return move_all(read, fds[0], bytes, size); });
     close(fds[0]);
     int status = 0;
     if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !ok) {
