@@ -284,10 +284,12 @@ SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &r
         lets.insert(lets.end(), sub.lets.begin(), sub.lets.end());
         lets.emplace_back(slot_prefix(slot.region) + "stride", simplify((sub.needed + a - 1) / a * a));
         const ParallelRegion &region = regions[slot.region];
+        const bool host_buffers = std::any_of(slot.planning.planned.begin(), slot.planning.planned.end(),
+                                              [](const Candidate *c) { return c->kind == BufferKind::Host; });
         slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots,
                                        slot_stride_variable(slot.region), layout.offsets[first_pool + i],
                                        options.arena_argument.empty() ? SlotKeeper::Runtime : SlotKeeper::Pipeline,
-                                       next_slice});
+                                       host_buffers, next_slice});
         slice_names += "the first slice of a slot of loop '" + region.loop_name + "'\n";
         place(placed, slot.planning, sub, Expr(), next_slice + 1);
         for (const Candidate *c : slot.planning.planned) {

@@ -211,6 +211,30 @@ ChecksAndLoop checks_and_loop(const Stmt &out, const std::string &loop) {
     return find.found;
 }
 
+// The branch of `out` on harena.checks whose two sides each hold a copy of
+// a parallel loop (the copy that reports slice events, then the one that
+// does not), or null.
+const IfThenElse *checks_and_unchecked_copies(const Stmt &out) {
+    class Find : public IRVisitor {
+    public:
+        const IfThenElse *found = nullptr;
+        using IRVisitor::visit;
+        void visit(const IfThenElse *op) override {
+            const Variable *on = op->condition.as<Variable>();
+            const auto parallel = [](const Stmt &s) {
+                const For *loop = s.defined() ? s.as<For>() : nullptr;
+                return loop && loop->for_type == ForType::Parallel;
+            };
+            if (on && on->name == "harena.checks" && parallel(op->then_case) && parallel(op->else_case)) {
+                found = op;
+            }
+            IRVisitor::visit(op);
+        }
+    } find;
+    out.accept(&find);
+    return find.found;
+}
+
 // The size-limit checks and the loop `i` of `loop` planned under a maximum
 // buffer size of 10^6 bytes, where it has one buffer `m` sizes.
 ChecksAndLoop planned_under_a_million(const Stmt &loop) {
@@ -265,11 +289,24 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     EXPECT_GE(r.slot_pools[0].slot_bytes, p.planned_bytes);
     // The pool, every slot of one iteration's bytes, is in the frame, beside q.
     EXPECT_GE(r.arena_bytes, r.slot_pools[0].slot_bytes * r.slot_pools[0].slots + decision(r, "q").planned_bytes);
-    // Each task takes a slot from the runtime, gives it back after, and a
-    // task without one gets its buffer from the heap block beside it.
+    // The loop is two: one whose tasks report slice events, run where
+    // checks are on, and one with none. Each task takes a slot from the
+    // runtime and gives it back after; the pool is counted once.
     const std::string text = harena_test::text_of(out);
-    EXPECT_EQ(harena_test::count_calls(out, "harena_slot_take"), 1) << text;
-    EXPECT_EQ(harena_test::count_calls(out, "harena_slot_give"), 1) << text;
+    const IfThenElse *versions = checks_and_unchecked_copies(out);
+    ASSERT_NE(versions, nullptr) << text;
+    EXPECT_EQ(harena_test::count_calls(versions->else_case, "harena_pipeline_slice"), 0) << text;
+    for (const Stmt &copy : {versions->then_case, versions->else_case}) {
+        EXPECT_EQ(harena_test::count_calls(copy, "harena_slot_take"), 1) << text;
+        EXPECT_EQ(harena_test::count_calls(copy, "harena_slot_give"), 1) << text;
+        // A task without a slot takes one heap block of the slot's bytes,
+        // where p lies at its offset as in a slot.
+        const Allocate *heap_block = harena_test::find_allocate(copy, "harena.slot_heap.1");
+        ASSERT_NE(heap_block, nullptr) << text;
+        EXPECT_TRUE(heap_block->new_expr.defined());
+        EXPECT_EQ(heap_block->free_function, "halide_free");
+        EXPECT_EQ(harena_test::count_calls(copy, "halide_malloc"), 1) << text;
+    }
     EXPECT_EQ(harena_test::count_calls(out, "harena_pipeline_slots"), 1) << text;
     EXPECT_EQ(harena_test::count_calls(out, "halide_mutex_lock"), 0) << text;
     // Slice events for guard mode and memory checkers: q handed out, each
@@ -283,10 +320,6 @@ TEST(PassHandBuilt, AllocationsInParallelLoopsTakeASlotOfTheirLoop) {
     EXPECT_EQ(events, (std::vector<int64_t>{HARENA_SLICE_HANDED_OUT, HARENA_SLICE_HANDED_OUT, HARENA_SLICE_SLOT_OPENED}))
         << text;
     EXPECT_EQ(harena_test::find_allocate(out, "p"), nullptr);
-    const Allocate *heap_block = harena_test::find_allocate(out, "p.harena_heap");
-    ASSERT_NE(heap_block, nullptr) << text;
-    EXPECT_TRUE(heap_block->new_expr.defined());
-    EXPECT_EQ(heap_block->free_function, "halide_free");
     // A buffer used inside the parallel loop but allocated outside is planned.
     EXPECT_TRUE(decision(r, "q").planned);
     EXPECT_TRUE(decision(r, "q").slot_loop.empty());

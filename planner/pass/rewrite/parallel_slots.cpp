@@ -105,10 +105,6 @@ Stmt take_and_give(const SlotPool &pool, const Stmt &body) {
 
 }  // namespace
 
-std::string heap_block_name(const std::string &name) {
-    return name + ".harena_heap";
-}
-
 Stmt with_slot_states(const std::vector<const SlotPool *> &pools, const Stmt &loop) {
     Stmt s = loop;
     for (const SlotPool *pool : pools) {
@@ -134,24 +130,25 @@ Expr slot_base(const SlotPool &pool) {
     return Variable::make(UInt(64), slot_base_name(pool));
 }
 
-Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body, const Stmt &opened) {
+Stmt in_a_slot(const SlotPool &pool, const Expr &frame_base, const Stmt &body) {
     const Expr index = cast(UInt(64), max(slot_index(pool), 0));
-    const Stmt s = opened.defined() ? Block::make(opened, body) : body;
-    return take_and_give(pool, LetStmt::make(slot_base_name(pool), frame_base + pool.offset + index * pool.stride, s));
-}
-
-Stmt slot_or_heap(const SlotPool &pool, const std::string &name, const Expr &address, const Expr &bytes,
-                  const Stmt &body) {
-    const std::string heap = heap_block_name(name);
-    const Expr none = reinterpret(Handle(), make_zero(UInt(64)));
-    const Expr malloc = Call::make(Handle(), "halide_malloc", {bytes}, Call::Extern);
+    const Expr in_slot = frame_base + pool.offset + index * pool.stride;
+    if (!pool.host_buffers) {
+        return take_and_give(pool, LetStmt::make(slot_base_name(pool), in_slot, body));
+    }
+    // A task without a slot: one heap block of the slot's bytes. Halide
+    // frees it at its Free and on every error path, and calls no free
+    // function for a null block (a task in a slot).
+    const std::string heap = "harena.slot_heap." + std::to_string(pool.region);
     const Expr taken = slot_taken(pool);
+    // At least a byte: a custom halide_malloc may return null for none.
+    const Expr bytes = max(pool.stride, make_const(UInt(64), 1));
+    const Expr malloc = Call::make(Handle(), "halide_malloc", {bytes}, Call::Extern);
+    const Expr none = reinterpret(Handle(), make_zero(UInt(64)));
     const Expr block = Call::make(Handle(), Call::if_then_else, {!taken, malloc, none}, Call::PureIntrinsic);
-    const Expr where = select(taken, address, reinterpret(UInt(64), Variable::make(Handle(), heap)));
-    Stmt bound = LetStmt::make(name, reinterpret(Handle(), where), body);
-    // Halide frees the block at its Free and on every error path, and calls
-    // no free function for a null block (a task in a slot).
-    return Allocate::make(heap, UInt(8), MemoryType::Heap, {}, !taken, bound, block, "halide_free");
+    const Expr where = select(taken, in_slot, reinterpret(UInt(64), Variable::make(Handle(), heap)));
+    const Stmt bound = Block::make(LetStmt::make(slot_base_name(pool), where, body), Free::make(heap));
+    return take_and_give(pool, Allocate::make(heap, UInt(8), MemoryType::Heap, {}, !taken, bound, block, "halide_free"));
 }
 
 }  // namespace harena

@@ -9,8 +9,11 @@
 // argument calls nothing of that runtime: it keeps them itself, a stack of
 // free slots under one halide_mutex. A task that finds every slot taken
 // (more tasks than threads run at once when a waiting thread runs other
-// tasks, or under nested parallel loops) allocates its buffers from
-// halide_malloc as Halide would: counted, never corrupting.
+// tasks, or under nested parallel loops) takes one block of a slot's bytes
+// from halide_malloc instead, where its host buffers lie at the same
+// offsets, and its device buffers from Halide's device malloc: counted,
+// never corrupting. Either way its buffers are the slot base plus an
+// offset, so the task's body holds no allocation of its own.
 #include "types.h"
 
 #include <map>
@@ -33,6 +36,7 @@ struct SlotPool {
     Halide::Expr stride;    // UInt(64): the bytes of one slot in this call
     Halide::Expr offset;    // UInt(64): the pool's offset in the frame
     SlotKeeper keeper = SlotKeeper::Runtime;
+    bool host_buffers = false;  // some of its buffers are host buffers
     // Its line in the slice table, naming the band that opens each slot
     // (HARENA_SLICE_SLOT_OPENED); its buffers' lines follow.
     uint32_t opening_slice = 0;
@@ -58,28 +62,17 @@ Halide::Internal::Stmt with_slot_states(const std::vector<const SlotPool *> &poo
 
 // A body of `pool`'s loop that takes a slot first and gives it back last.
 // Inside `body`, slot_taken(pool) says whether it got one and
-// slot_base(pool) is where it starts; `frame_base` is the frame's address
-// (UInt(64)) that pool.offset counts from. `opened`, where defined, runs
-// before `body` (the slot's opening slice event).
+// slot_base(pool) is where its host buffers start: the slot, or for a task
+// without one and a pool with host buffers, a heap block of the slot's
+// bytes, freed when the body ends and on its error paths. `frame_base` is
+// the frame's address (UInt(64)) that pool.offset counts from.
 Halide::Internal::Stmt in_a_slot(const SlotPool &pool, const Halide::Expr &frame_base,
-                                 const Halide::Internal::Stmt &body,
-                                 const Halide::Internal::Stmt &opened = Halide::Internal::Stmt());
+                                 const Halide::Internal::Stmt &body);
 
 // A Bool: the running task holds a slot of `pool`.
 Halide::Expr slot_taken(const SlotPool &pool);
 
 // UInt(64): the address of the running task's slot.
 Halide::Expr slot_base(const SlotPool &pool);
-
-// A planned buffer `name` of `pool`'s loop at `address` (UInt(64)) in the
-// task's slot, or where the task has none, in `bytes` (UInt(64)) from
-// halide_malloc, which its Free gives back: `body` sees `name` bound either
-// way, and the heap block is freed on error paths too.
-Halide::Internal::Stmt slot_or_heap(const SlotPool &pool, const std::string &name, const Halide::Expr &address,
-                                    const Halide::Expr &bytes, const Halide::Internal::Stmt &body);
-
-// The allocation that holds a heap block of `name` where a task has no slot:
-// the Free of `name` becomes a Free of this name.
-std::string heap_block_name(const std::string &name);
 
 }  // namespace harena

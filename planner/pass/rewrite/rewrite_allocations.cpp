@@ -29,12 +29,21 @@ private:
     const Checks &checks;
     const uint64_t maximum_buffer_size;
     const SlotPools &slots;
-    Scope<> in_slot;                        // planned host buffers in scope that lie in a task's slot
     Scope<> device_slot_buffers;            // planned device buffers in scope that lie in a task's slot
     Scope<> bound_by_let;                   // planned buffers in scope whose name a let binds to their slice
     Scope<> device_buffers;                 // planned device buffers in scope
     Scope<> host_and_device_buffers;        // those of them Halide also keeps on the host
     Scope<const Placement *> placement_of;  // of each planned buffer in scope, by the name its Free uses
+    // Inside one of the two copies of a parallel loop with slots
+    // (versioned): the one that runs while checks are off reports no event.
+    enum class Copy { None,
+                      Checked,
+                      Unchecked };
+    Copy copy = Copy::None;
+
+    bool reports_events() const {
+        return checks.enabled() && copy != Copy::Unchecked;
+    }
 
     Expr slice(const Expr &offset) const {
         return base + offset;
@@ -61,7 +70,7 @@ private:
     // `padding`: bytes at the end of the size that Halide may read but never
     // writes (host allocations, host_allocation.h); the band starts there.
     Stmt with_checks(const Candidate &c, const Placement &p, const Stmt &s, uint64_t padding = 0) {
-        if (p.host_base.defined() || !checks.enabled()) {
+        if (p.host_base.defined() || !reports_events()) {
             return with_created_size_check(c, p, s);  // a host companion's slice, or no checks: no event
         }
         const Expr size = created_size(c, p);
@@ -96,12 +105,11 @@ private:
             return IRMutator::visit(op);
         }
         const Placement &p = *placement_of.get(op->name);
-        // A slot's host buffer frees the heap block of a task without a
-        // slot, if any; one bound by a let has nothing on the host to free.
-        const Stmt freed = in_slot.contains(op->name)                                                ? Free::make(heap_block_name(op->name)) :
-                           bound_by_let.contains(op->name) || device_slot_buffers.contains(op->name) ? Evaluate::make(0) :
-                                                                                                       Stmt(op);
-        if (p.host_base.defined() || !checks.frees) {
+        // One bound by a let (a host buffer, also one in a task's slot or
+        // heap block) or a device slot buffer has nothing on the host to free.
+        const Stmt freed =
+            bound_by_let.contains(op->name) || device_slot_buffers.contains(op->name) ? Evaluate::make(0) : Stmt(op);
+        if (p.host_base.defined() || !checks.frees || !reports_events()) {
             return freed;
         }
         const Expr zero = make_zero(UInt(64));
@@ -122,14 +130,15 @@ private:
         }
         const Placement &p = it->second;
         const Candidate &c = *p.candidate;
-        if (c.region != 0) {
-            return in_its_slot(op, p);
-        }
         if (c.kind == BufferKind::Host) {
+            // In a parallel loop's task, address(p) lies in its slot.
             ScopedBinding<const Placement *> place(placement_of, op->name, &p);
             ScopedBinding<> let(bound_by_let, op->name);
             Stmt bound = LetStmt::make(op->name, reinterpret(Handle(), address(p)), mutate(op->body));
             return with_size_limit_check(op, c, with_checks(c, p, bound, padding_bytes(op)));
+        }
+        if (c.region != 0) {
+            return device_in_its_slot(op, p);
         }
         if (is_buffer_object(op)) {
             // The buffer object of a heap pool lifted out of a kernel: bound
@@ -158,28 +167,21 @@ private:
         return with_checks(c, p, alloc);
     }
 
-    // A buffer of a parallel loop's iterations: at its offset in the task's
-    // slot, or where the task has none, a host buffer in a heap block of the
-    // bytes Halide would allocate and a device buffer through Halide's device
-    // malloc. A task in a slot reports its slices' events as the frame's
-    // buffers do; one without a slot, none.
-    Stmt in_its_slot(const Allocate *op, const Placement &p) {
+    // A device buffer of a parallel loop's iterations: at its offset in the
+    // task's slot, or for a task without one, from Halide's device malloc.
+    // (A host buffer there is bound as the frame's are: for a task without
+    // a slot, its slot base is a heap block, rewrite/parallel_slots.h.) A
+    // task in a slot reports its slices' events as the frame's buffers do;
+    // one without a slot, none.
+    Stmt device_in_its_slot(const Allocate *op, const Placement &p) {
         const Candidate &c = *p.candidate;
-        const SlotPool &pool = pool_of(c);
         ScopedBinding<const Placement *> place(placement_of, op->name, &p);
-        if (c.kind == BufferKind::Device) {
-            // Device-only: its buffer is created bound to the slot, or
-            // where the task has none, unbound for Halide's device_malloc.
-            ScopedBinding<> device(device_slot_buffers, op->name);
-            Stmt body = mutate(op->body);
-            const Expr at = select(slot_taken(pool), address(p), make_zero(UInt(64)));
-            return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), at), body));
-        }
-        ScopedBinding<> slot(in_slot, op->name);
+        // Device-only: its buffer is created bound to the slot, or where
+        // the task has none, unbound for Halide's device_malloc.
+        ScopedBinding<> device(device_slot_buffers, op->name);
         Stmt body = mutate(op->body);
-        const Expr heap_bytes = allocation_bytes(op) + make_const(UInt(64), padding_bytes(op));
-        Stmt s = slot_or_heap(pool, op->name, address(p), heap_bytes, body);
-        return with_size_limit_check(op, c, with_checks(c, p, s, padding_bytes(op)));
+        const Expr at = select(slot_taken(pool_of(c)), address(p), make_zero(UInt(64)));
+        return with_checks(c, p, LetStmt::make(op->name, reinterpret(Handle(), at), body));
     }
 
     const SlotPool &pool_of(const Candidate &c) const {
@@ -207,8 +209,7 @@ private:
     Stmt visit(const For *op) override {
         Stmt s;
         if (auto pool = slots.by_loop.find(op); pool != slots.by_loop.end()) {
-            const SlotPool &slot_pool = slots.pools[pool->second];
-            s = with_body(op, in_a_slot(slot_pool, base, mutate(op->body), slot_opened(slot_pool)));
+            s = versioned(op, slots.pools[pool->second]);
         } else {
             s = IRMutator::visit(op);
         }
@@ -222,9 +223,29 @@ private:
         return s;
     }
 
+    // A parallel loop with slots. Where checks may be on, it is two loops:
+    // one whose tasks report their slices' events, and one, run while
+    // checks are off, with no trace of them. Halide gives each its own task
+    // function, so the events' arguments and calls cost the other's hot
+    // loops no registers. The loops inside either copy are that copy's.
+    Stmt versioned(const For *loop, const SlotPool &pool) {
+        const auto with_slots = [&] {
+            const Stmt body = mutate(loop->body);
+            const Stmt opened = slot_opened(pool);
+            return with_body(loop, in_a_slot(pool, base, opened.defined() ? Block::make(opened, body) : body));
+        };
+        if (!checks.enabled() || copy != Copy::None) {
+            return with_slots();
+        }
+        ScopedValue<Copy> checked(copy, Copy::Checked);
+        const Stmt reporting = with_slots();
+        copy = Copy::Unchecked;
+        return IfThenElse::make(checks.on, reporting, with_slots());
+    }
+
     // Where checks are on and the task holds a slot, the band that opens it.
     Stmt slot_opened(const SlotPool &pool) const {
-        if (!checks.enabled()) {
+        if (!reports_events()) {
             return Stmt();
         }
         const Expr zero = make_zero(UInt(64));
