@@ -50,6 +50,7 @@ struct SlotPools {
     // The outermost parallel loops, each with the pools of the loops inside
     // it (itself included) whose states it keeps.
     std::map<const Halide::Internal::IRNode *, std::vector<size_t>> states_at;
+    bool device_buffers = false;  // some pool holds device buffers
     [[nodiscard]] bool empty() const {
         return pools.empty();
     }

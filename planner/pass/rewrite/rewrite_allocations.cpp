@@ -223,18 +223,20 @@ private:
         return s;
     }
 
-    // A parallel loop with slots. Where checks may be on, it is two loops:
-    // one whose tasks report their slices' events, and one, run while
-    // checks are off, with no trace of them. Halide gives each its own task
-    // function, so the events' arguments and calls cost the other's hot
-    // loops no registers. The loops inside either copy are that copy's.
+    // A parallel loop with slots. Where checks may be on and the slots hold
+    // host buffers only, it is two loops: one whose tasks report their
+    // slices' events, and one, run while checks are off, with no trace of
+    // them. Halide gives each its own task function, so the events'
+    // arguments and calls cost the other's hot loops no registers. The
+    // loops inside either copy are that copy's.
     Stmt versioned(const For *loop, const SlotPool &pool) {
         const auto with_slots = [&] {
             const Stmt body = mutate(loop->body);
             const Stmt opened = slot_opened(pool);
             return with_body(loop, in_a_slot(pool, base, opened.defined() ? Block::make(opened, body) : body));
         };
-        if (!checks.enabled() || copy != Copy::None) {
+        // Device slot buffers keep one copy, reporting where checks are on.
+        if (!checks.enabled() || copy != Copy::None || slots.device_buffers) {
             return with_slots();
         }
         ScopedValue<Copy> checked(copy, Copy::Checked);
