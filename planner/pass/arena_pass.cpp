@@ -284,12 +284,10 @@ SlotPools lay_out_slots(const Plans &plans, const std::vector<ParallelRegion> &r
         lets.insert(lets.end(), sub.lets.begin(), sub.lets.end());
         lets.emplace_back(slot_prefix(slot.region) + "stride", simplify((sub.needed + a - 1) / a * a));
         const ParallelRegion &region = regions[slot.region];
-        const auto holds = [&](bool host) {
-            return std::any_of(slot.planning.planned.begin(), slot.planning.planned.end(),
-                               [&](const Candidate *c) { return (c->kind == BufferKind::Host) == host; });
-        };
-        const bool host_buffers = holds(true);
-        slots.device_buffers = slots.device_buffers || holds(false);
+        const std::vector<const Candidate *> &buffers = slot.planning.planned;
+        const auto on_host = [](const Candidate *c) { return c->kind == BufferKind::Host; };
+        const bool host_buffers = std::any_of(buffers.begin(), buffers.end(), on_host);
+        slots.device_buffers = slots.device_buffers || !std::all_of(buffers.begin(), buffers.end(), on_host);
         slots.pools.push_back(SlotPool{slot.region, region.loop_name, options.parallel_slots,
                                        slot_stride_variable(slot.region), layout.offsets[first_pool + i],
                                        options.arena_argument.empty() ? SlotKeeper::Runtime : SlotKeeper::Pipeline,
